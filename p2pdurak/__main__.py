@@ -1,0 +1,3 @@
+from p2pdurak.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Benchmarks behind `p2pdurak bench`: one module per topic, each with run() -> dict of figures."""

@@ -1,0 +1,61 @@
+"""`p2pdurak` entry point: one subcommand per module in `p2pdurak.commands`.
+
+Each command module defines HELP, add_arguments(parser) and run(args) -> exit code, and imports its heavy
+dependencies inside run() so that `p2pdurak --help` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Protocol
+
+from p2pdurak.errors import DurakError
+
+# name -> module; keep in the order `--help` should show them.
+COMMANDS: dict[str, str] = {
+    "bench": "p2pdurak.commands.bench",
+}
+
+
+class _Command(Protocol):
+    HELP: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="p2pdurak", description="Durak between friends, no trusted server.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module_name in COMMANDS.items():
+        module: _Command = importlib.import_module(module_name)
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    module: _Command | None = getattr(args, "_module", None)
+    if module is None:
+        parser.print_help()
+        return 0
+    try:
+        return module.run(args)
+    except DurakError as exc:
+        print(f"p2pdurak: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("p2pdurak: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of the `p2pdurak` command line."""

@@ -1,0 +1,1 @@
+"""Pure, deterministic cryptography: the group, card encoding, the deck protocol, proofs and signatures."""
