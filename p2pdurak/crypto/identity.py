@@ -1,0 +1,138 @@
+"""Ed25519 identity keys: signing in separate domains, strict verification, fingerprints, profile storage."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from p2pdurak.crypto.group import Rng
+from p2pdurak.errors import LocalError, PeerFault
+
+_ED_P = 2**255 - 19
+_ED_L = 2**252 + 27742317777372353535851937790883648493
+_IDENTITY_ENCODING = (1).to_bytes(32, "little")
+
+# Signing domains (SPEC.md R-SIG-2). A signature in one domain never verifies in another.
+DOMAINS = frozenset({"genesis", "move", "entry", "hello", "reject", "ack", "abort"})
+
+
+class SignatureError(PeerFault):
+    """A signature or public key that does not verify (reasons: bad-signature, bad-public-key)."""
+
+
+def _canonical_point(data: bytes) -> bool:
+    return (int.from_bytes(data, "little") & ((1 << 255) - 1)) < _ED_P and data != _IDENTITY_ENCODING
+
+
+def signed_bytes(domain: str, message: bytes) -> bytes:
+    """The exact bytes an Ed25519 signature covers: "p2pdurak/v1/" || domain || 0x00 || message."""
+    if domain not in DOMAINS:
+        raise LocalError("bad-domain", domain)
+    return b"p2pdurak/v1/" + domain.encode() + b"\x00" + message
+
+
+def check_public_key(data: bytes, seat: int | None = None) -> Ed25519PublicKey:
+    if type(data) is not bytes or len(data) != 32 or not _canonical_point(data):
+        raise SignatureError("bad-public-key", "not a canonical Ed25519 public key", seat=seat)
+    try:
+        return Ed25519PublicKey.from_public_bytes(data)
+    except ValueError as exc:
+        raise SignatureError("bad-public-key", "not a valid Ed25519 public key", seat=seat) from exc
+
+
+def verify(public_key: bytes, domain: str, message: bytes, signature: bytes, seat: int | None = None) -> None:
+    """Strict RFC 8032 verification: 64 bytes, canonical R and A, S < L."""
+    key = check_public_key(public_key, seat)
+    if (
+        type(signature) is not bytes
+        or len(signature) != 64
+        or int.from_bytes(signature[32:], "little") >= _ED_L
+        or not _canonical_point(signature[:32])
+    ):
+        raise SignatureError("bad-signature", "malformed signature", seat=seat)
+    try:
+        key.verify(signature, signed_bytes(domain, message))
+    except InvalidSignature as exc:
+        raise SignatureError("bad-signature", f"{domain} signature does not verify", seat=seat) from exc
+
+
+def fingerprint(public_key: bytes) -> str:
+    """Stable short name of a key for invite links: base32 (lower case, no padding) of SHA-256(key)[:15]."""
+    return base64.b32encode(hashlib.sha256(b"p2pdurak/v1/fingerprint\x00" + public_key).digest()[:15]).decode().lower()
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A seat's long-term signing key."""
+
+    private: Ed25519PrivateKey
+
+    @classmethod
+    def generate(cls, rng: Rng | None = None) -> Identity:
+        if rng is None:
+            return cls(Ed25519PrivateKey.generate())
+        return cls(Ed25519PrivateKey.from_private_bytes(rng(32)))
+
+    @classmethod
+    def from_seed(cls, seed: bytes) -> Identity:
+        return cls(Ed25519PrivateKey.from_private_bytes(seed))
+
+    @property
+    def public(self) -> bytes:
+        return self.private.public_key().public_bytes_raw()
+
+    def seed(self) -> bytes:
+        return self.private.private_bytes_raw()
+
+    def sign(self, domain: str, message: bytes) -> bytes:
+        return self.private.sign(signed_bytes(domain, message))
+
+    def fingerprint(self) -> str:
+        return fingerprint(self.public)
+
+
+def profile_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """$P2PDURAK_HOME, else $XDG_DATA_HOME/p2pdurak, else ~/.local/share/p2pdurak."""
+    if explicit:
+        return Path(explicit)
+    if os.environ.get("P2PDURAK_HOME"):
+        return Path(os.environ["P2PDURAK_HOME"])
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "p2pdurak"
+
+
+def save_identity(identity: Identity, path: Path) -> None:
+    """Write the 32-byte seed with mode 0600, atomically (write a temporary file, fsync, rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, identity.seed())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+
+
+def load_identity(path: Path) -> Identity:
+    data = path.read_bytes()
+    if len(data) != 32:
+        raise LocalError("bad-identity-file", f"{path} is not a p2pdurak identity key")
+    if os.stat(path).st_mode & 0o077:
+        raise LocalError("identity-file-permissions", f"{path} must be readable by its owner only (chmod 600)")
+    return Identity.from_seed(data)
+
+
+def load_or_create_identity(path: Path) -> Identity:
+    if path.exists():
+        return load_identity(path)
+    identity = Identity.generate()
+    save_identity(identity, path)
+    return identity
