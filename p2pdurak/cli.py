@@ -16,6 +16,7 @@ from p2pdurak.errors import DurakError
 # name -> module; keep in the order `--help` should show them.
 COMMANDS: dict[str, str] = {
     "bench": "p2pdurak.commands.bench",
+    "rules": "p2pdurak.commands.rules",
 }
 
 
