@@ -1,0 +1,81 @@
+"""The audit: once every seat has published s and its remaining keys, anyone re-checks every layer of the deck.
+
+It names the first seat whose step was wrong (shuffle steps in seat order, then lock steps in seat order) and
+reads off the card of every position, so the peer can check every declaration made during the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pdurak.cards import Card, deck
+from p2pdurak.crypto.deck import DeckTranscript
+from p2pdurak.crypto.deck_errors import AuditFault, DeckUsageError, MissingReveal
+from p2pdurak.crypto.group import N
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    fault: AuditFault | None  # the first wrong step (reason bad-shuffle or bad-lock, seat), or None
+    cards: tuple[Card | None, ...]  # the card at every position (None where a wrong layer hides it); () if the
+    # deck was never fully shuffled
+
+
+def missing_audits(t: DeckTranscript) -> tuple[int, ...]:
+    """Seats that have a shuffle layer but have not published their audit yet."""
+    return tuple(j for j in range(len(t.shuffles)) if t.secrets[j] is None)
+
+
+def require_audits(t: DeckTranscript) -> None:
+    """After the audit time-out: MissingReveal(missing-audit) naming the first seat that withholds its audit."""
+    missing = missing_audits(t)
+    if missing:
+        raise MissingReveal("missing-audit", "no audit published", seat=missing[0])
+
+
+def _secret(t: DeckTranscript, seat: int) -> int:
+    s = t.secrets[seat]
+    if s is None:
+        raise DeckUsageError("audit-incomplete", f"seat {seat} has not published its audit")
+    return s
+
+
+def audit(t: DeckTranscript) -> AuditReport:
+    """Re-check every published layer with the published secrets (about 2*N*D multiplications)."""
+    for j in range(len(t.shuffles)):
+        _secret(t, j)
+    fault: AuditFault | None = None
+    # perms[j][i] = index into seat j's input of output i, or None where the output is no s_j-multiple of an input
+    perms: list[list[int | None]] = []
+    for j, msg in enumerate(t.shuffles):
+        s = _secret(t, j)
+        where = {(x * s).to_bytes(): k for k, x in enumerate(t.shuffle_input(j))}
+        perm = [where.get(y.to_bytes()) for y in msg.outputs]
+        perms.append(perm)
+        if fault is None and None in perm:
+            fault = AuditFault("bad-shuffle", f"seat {j}'s shuffle output is no permutation of s*input", seat=j)
+    if fault is None:
+        for j, lock in enumerate(t.locks):
+            s_inv = pow(_secret(t, j), -1, N)
+            keys = t.revealed[j]
+            for i, (x, y) in enumerate(zip(t.lock_input(j), lock.outputs, strict=True)):
+                k = keys[i]
+                if k is None or x * (k * s_inv % N) != y:
+                    fault = AuditFault("bad-lock", f"seat {j}'s lock of position {i} is wrong", seat=j)
+                    break
+            if fault is not None:
+                break
+    return AuditReport(fault, _cards(t, perms))
+
+
+def _cards(t: DeckTranscript, perms: list[list[int | None]]) -> tuple[Card | None, ...]:
+    if len(t.shuffles) < t.params.seats:
+        return ()
+    canonical = deck(t.params.deck_kind)
+    cards: list[Card | None] = []
+    for i in range(t.params.size):
+        index: int | None = i
+        for perm in reversed(perms):
+            index = None if index is None else perm[index]
+        cards.append(None if index is None else canonical[index])
+    return tuple(cards)

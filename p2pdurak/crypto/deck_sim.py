@@ -1,0 +1,80 @@
+"""A whole table's deck protocol in one process: for tests, the bench and the conformance vectors.
+
+It plays every seat honestly through the same public steps a peer uses, and returns the message bodies in log
+order, so a caller can replay them into fresh transcripts (as every other peer does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2pdurak.crypto import deck
+from p2pdurak.crypto.deck import DeckParams, DeckTranscript
+from p2pdurak.crypto.deck_messages import decode
+from p2pdurak.crypto.group import Rng
+from p2pdurak.crypto.secrets_store import SeatSecrets
+
+HAND_SIZE = 6
+
+
+def deal_positions(seats: int, hand: int = HAND_SIZE) -> tuple[tuple[int, ...], ...]:
+    """The initial deal: seat s gets positions hand*s .. hand*s + hand-1 (SPEC.md R-MP-20)."""
+    return tuple(tuple(range(hand * s, hand * (s + 1))) for s in range(seats))
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    transcript: DeckTranscript
+    secrets: tuple[SeatSecrets, ...]
+    bodies: tuple[tuple[int, bytes], ...]  # (author seat, message body) in log order
+
+
+def replay(params: DeckParams, bodies: Sequence[tuple[int, bytes]]) -> DeckTranscript:
+    """What any peer or outside verifier does with the log: decode and apply every body in order."""
+    t = DeckTranscript.start(params)
+    for seat, body in bodies:
+        t = deck.apply(t, decode(body, seat, params.size))
+    return t
+
+
+def _send(table: Table, seat: int, body: bytes) -> Table:
+    t = deck.apply(table.transcript, decode(body, seat, table.transcript.params.size))
+    return Table(t, table.secrets, (*table.bodies, (seat, body)))
+
+
+def setup(params: DeckParams, rngs: Sequence[Rng]) -> Table:
+    """Secrets for every seat, then every shuffle and every lock, in seat order (rngs[seat] drives seat)."""
+    secrets = tuple(SeatSecrets.generate(params.game, params.deck_kind, j, rngs[j]) for j in range(params.seats))
+    table = Table(DeckTranscript.start(params), secrets, ())
+    for j in range(params.seats):
+        table = _send(table, j, deck.make_shuffle(table.transcript, secrets[j], rngs[j]).to_bytes())
+    for j in range(params.seats):
+        table = _send(table, j, deck.make_lock(table.transcript, secrets[j], rngs[j]).to_bytes())
+    return table
+
+
+def open_trump(table: Table) -> Table:
+    """Every seat publishes its key for the bottom position."""
+    trump = deck.trump_position(table.transcript.params)
+    for sec in table.secrets:
+        table = _send(table, sec.seat, deck.make_reveal(table.transcript, sec, [trump]).to_bytes())
+    return table
+
+
+def deal(table: Table, hands: Sequence[Sequence[int]], skip: Sequence[int] = ()) -> Table:
+    """Every seat (but those in `skip`) publishes its keys for every position dealt to another seat."""
+    for sec in table.secrets:
+        if sec.seat in skip:
+            continue
+        owed = [p for holder, ps in enumerate(hands) if holder != sec.seat for p in ps
+                if table.transcript.key(sec.seat, p) is None]
+        if owed:
+            table = _send(table, sec.seat, deck.make_reveal(table.transcript, sec, owed).to_bytes())
+    return table
+
+
+def audit_all(table: Table) -> Table:
+    for sec in table.secrets:
+        table = _send(table, sec.seat, deck.make_audit(table.transcript, sec).to_bytes())
+    return table
