@@ -295,6 +295,22 @@ def verify_shuffle(
     if not all(0 <= k < N for k in scalars):
         raise _fail(seat, "a proof scalar is not below N")
 
+    recomputed: list[Point] = []
+    for t in recompute_sigma_commitments(ctx, inputs, outputs, S, proof):
+        if t is None:
+            raise _fail(seat, "a recomputed shuffle commitment is the identity")
+        recomputed.append(t)
+    if _challenge(ctx, inputs, outputs, S, proof.commitments, proof.chain, recomputed) != proof.challenge:
+        raise _fail(seat, "the shuffle proof does not verify")
+
+
+def recompute_sigma_commitments(
+    ctx: ProofContext, inputs: Sequence[Point], outputs: Sequence[Point], S: Point, proof: ShuffleProof
+) -> list[Point | None]:
+    """t_row, t_prod, t_open, t_out, t_key, t_chain_0..t_chain_{D-1} from the responses (None: the identity).
+
+    Lengths must already be checked. An honest proof gives back exactly the prover's commitments."""
+    d = len(inputs)
     gens = generators(d)
     h = product_base()
     c, chat, v, z_perm = proof.commitments, proof.chain, proof.challenge, proof.z_perm
@@ -304,7 +320,7 @@ def verify_shuffle(
         prod_e = prod_e * ej % N
 
     row_sum = point_sum([*c, *_negated_generators(d)])  # sum c_j - sum H_i = r_row*G
-    sigma_commitments = [
+    return [
         lincomb([(-v, row_sum)], base=proof.z_row),
         lincomb([(-v, chat[-1]), (v * prod_e, h)], base=proof.z_prod),
         lincomb(
@@ -316,10 +332,3 @@ def verify_shuffle(
         lincomb([(-v, S)], base=proof.z_key),
         *(lincomb([(z_perm[i], chat[i - 1] if i else h), (-v, chat[i])], base=proof.z_chain[i]) for i in range(d)),
     ]
-    recomputed: list[Point] = []
-    for t in sigma_commitments:
-        if t is None:
-            raise _fail(seat, "a recomputed shuffle commitment is the identity")
-        recomputed.append(t)
-    if _challenge(ctx, inputs, outputs, S, c, chat, recomputed) != v:
-        raise _fail(seat, "the shuffle proof does not verify")

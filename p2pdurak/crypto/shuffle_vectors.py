@@ -1,0 +1,418 @@
+"""Conformance vectors for the shuffle argument, and the cheating provers they (and the tests) are made with.
+
+Regenerate with `python -m p2pdurak.crypto.shuffle_vectors [PATH]` (default protocol/vectors/shuffle-proof.json).
+Everything is driven by SeededRng, so the file is reproducible byte for byte; a test checks that it is current.
+Never use anything here in a game: the forgers exist to show that the verifier rejects them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from p2pdurak import PROTOCOL_VERSION, SUITE
+from p2pdurak.crypto.context import ProofContext
+from p2pdurak.crypto.group import (
+    N,
+    Point,
+    Rng,
+    SeededRng,
+    base_mul,
+    hash_to_point,
+    random_permutation,
+    random_scalar,
+)
+from p2pdurak.crypto.shuffle_lincomb import lincomb
+from p2pdurak.crypto.shuffle_proof import (
+    REASON,
+    ShuffleProof,
+    ShuffleProofError,
+    _challenge,
+    batch_vector,
+    generators,
+    product_base,
+    prove_shuffle,
+    verify_shuffle,
+)
+
+DEFAULT_PATH = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "shuffle-proof.json"
+CUBE_ROOT_OF_UNITY = pow(2, (N - 1) // 3, N)  # lambda != 1 with lambda^3 == 1 mod N (3 divides N-1)
+
+Columns = Sequence[Sequence[tuple[int, int]]]
+"""A D x D matrix by columns: columns[j] lists (row i, coefficient M_ij) of its non-zero entries."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleStatement:
+    """A shuffle step with its witness: outputs[i] == s * inputs[perm[i]], S == s*G."""
+
+    inputs: tuple[Point, ...]
+    outputs: tuple[Point, ...]
+    S: Point
+    s: int
+    perm: tuple[int, ...]
+
+
+def input_points(d: int, label: bytes = b"") -> tuple[Point, ...]:
+    """D points nobody knows a discrete logarithm of (like the card points, but not the card points)."""
+    return tuple(hash_to_point(b"p2pdurak/v1/test-shuffle-input", label + i.to_bytes(4, "big")) for i in range(d))
+
+
+def random_statement(d: int, rng: Rng, inputs: Sequence[Point] | None = None) -> ShuffleStatement:
+    xs = tuple(inputs) if inputs is not None else input_points(d)
+    s = random_scalar(rng)
+    perm = tuple(random_permutation(rng, d))
+    return ShuffleStatement(xs, tuple(xs[j] * s for j in perm), base_mul(s), s, perm)
+
+
+def permutation_columns(perm: Sequence[int]) -> list[list[tuple[int, int]]]:
+    """The permutation matrix of `perm` (row i has its 1 in column perm[i]), by columns."""
+    columns: list[list[tuple[int, int]]] = [[] for _ in perm]
+    for i, j in enumerate(perm):
+        columns[j].append((i, 1))
+    return columns
+
+
+def forge_proof(
+    ctx: ProofContext,
+    inputs: Sequence[Point],
+    outputs: Sequence[Point],
+    S: Point,
+    s: int,
+    columns: Columns,
+    rng: Rng,
+) -> tuple[ShuffleProof, list[Point]]:
+    """Run the prover's algorithm faithfully for an arbitrary committed matrix and claimed key s.
+
+    Every sigma-protocol equation whose relation holds comes out right, so a forgery fails exactly the checks
+    its cheat breaks. Returns the proof and the prover's commitments (t_row, t_prod, t_open, t_out, t_key,
+    t_chain...) for comparison with `recompute_sigma_commitments`."""
+    d = len(inputs)
+    gens, h = generators(d), product_base()
+
+    def point(p: Point | None) -> Point:
+        if p is None:
+            raise ValueError("forgery hit the identity; use another seed")
+        return p
+
+    r = [random_scalar(rng) for _ in range(d)]
+    commitments = [point(lincomb([(k, gens[i]) for i, k in columns[j]], base=r[j])) for j in range(d)]
+    e = batch_vector(ctx, inputs, outputs, S, commitments)
+    w = [0] * d
+    for j, column in enumerate(columns):
+        for i, k in column:
+            w[i] = (w[i] + k * e[j]) % N
+    rhat = [random_scalar(rng) for _ in range(d)]
+    chain: list[Point] = []
+    previous, r_prod = h, 0
+    for i in range(d):
+        previous = point(lincomb([(w[i], previous)], base=rhat[i]))
+        chain.append(previous)
+        r_prod = (rhat[i] + w[i] * r_prod) % N
+    r_row = sum(r) % N
+    r_open = sum(ej * rj for ej, rj in zip(e, r, strict=True)) % N
+
+    o_row, o_prod, o_open, o_key = (random_scalar(rng) for _ in range(4))
+    o_perm = [random_scalar(rng) for _ in range(d)]
+    o_chain = [random_scalar(rng) for _ in range(d)]
+    ts = [
+        point(lincomb((), base=o_row)),
+        point(lincomb((), base=o_prod)),
+        point(lincomb(zip(o_perm, gens, strict=True), base=o_open)),
+        point(
+            lincomb([*zip(o_perm, outputs, strict=True), *((-o_key * ej, x) for ej, x in zip(e, inputs, strict=True))])
+        ),
+        point(lincomb((), base=o_key)),
+        *(point(lincomb([(o_perm[i], chain[i - 1] if i else h)], base=o_chain[i])) for i in range(d)),
+    ]
+    v = _challenge(ctx, inputs, outputs, S, commitments, chain, ts)
+    proof = ShuffleProof(
+        commitments=tuple(commitments),
+        chain=tuple(chain),
+        challenge=v,
+        z_row=(o_row + v * r_row) % N,
+        z_prod=(o_prod + v * r_prod) % N,
+        z_open=(o_open + v * r_open) % N,
+        z_key=(o_key + v * s) % N,
+        z_perm=tuple((o + v * wi) % N for o, wi in zip(o_perm, w, strict=True)),
+        z_chain=tuple((o + v * ri) % N for o, ri in zip(o_chain, rhat, strict=True)),
+    )
+    return proof, ts
+
+
+# --- the cheats: each returns (outputs, S, proof) for the given honest statement -------------------------------
+
+
+Forgery = tuple[tuple[Point, ...], Point, ShuffleProof]
+
+
+def cheat_junk_output(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
+    """An honest proof, then one output replaced by a point of no card."""
+    proof = prove_shuffle(ctx, st.inputs, st.outputs, st.S, st.s, st.perm, rng)
+    outputs = list(st.outputs)
+    outputs[len(outputs) // 2] = base_mul(random_scalar(rng))
+    return tuple(outputs), st.S, proof
+
+
+def cheat_duplicate(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
+    """One card twice, another dropped: a 0/1 matrix with one 1 per row that is not a permutation."""
+    perm = list(st.perm)
+    perm[1] = perm[0]
+    outputs = tuple(st.inputs[j] * st.s for j in perm)
+    proof, _ = forge_proof(ctx, st.inputs, outputs, st.S, st.s, permutation_columns(perm), rng)
+    return outputs, st.S, proof
+
+
+def cheat_tagged_copy(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
+    """Output 0 is s*t*X (a tagged copy of its card, t known to the cheater): every output is still distinct."""
+    outputs = list(st.outputs)
+    outputs[0] = st.inputs[st.perm[0]] * (st.s * random_scalar(rng))
+    proof, _ = forge_proof(ctx, st.inputs, outputs, st.S, st.s, permutation_columns(st.perm), rng)
+    return tuple(outputs), st.S, proof
+
+
+def cheat_two_keys(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
+    """The second half of the outputs under a second secret."""
+    s2 = random_scalar(rng)
+    half = len(st.perm) // 2
+    outputs = tuple(st.inputs[j] * (st.s if i < half else s2) for i, j in enumerate(st.perm))
+    proof, _ = forge_proof(ctx, st.inputs, outputs, st.S, st.s, permutation_columns(st.perm), rng)
+    return outputs, st.S, proof
+
+
+def cheat_combination(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
+    """Outputs s/2*X_0 and s*(X_1 + X_0/2): matrix rows (2, -1, 0..) and (0, 1, 0..) sum to 1 and the output
+    equation holds, so only the product check catches it."""
+    d = len(st.inputs)
+    half = pow(2, -1, N)
+    xs = st.inputs
+    outputs = [xs[0] * (st.s * half % N), xs[1] * st.s + xs[0] * (st.s * half % N), *(x * st.s for x in xs[2:])]
+    columns = [[(0, 2)], [(0, N - 1), (1, 1)], *([(k, 1)] for k in range(2, d))]
+    proof, _ = forge_proof(ctx, st.inputs, outputs, st.S, st.s, columns, rng)
+    return tuple(outputs), st.S, proof
+
+
+def cheat_scaled_matrix(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
+    """For 3 | D: commit to lambda*P (lambda a cube root of 1, so the product check holds) and publish outputs
+    under the key s/lambda while S = s*G: only the row-sum check catches it."""
+    if len(st.inputs) % 3:
+        raise ValueError("the scaled-matrix cheat needs 3 | D")
+    lam = CUBE_ROOT_OF_UNITY
+    key = st.s * pow(lam, -1, N) % N
+    outputs = tuple(st.inputs[j] * key for j in st.perm)
+    columns = [[(i, lam) for i, _ in column] for column in permutation_columns(st.perm)]
+    proof, _ = forge_proof(ctx, st.inputs, outputs, st.S, st.s, columns, rng)
+    return outputs, st.S, proof
+
+
+def cheat_other_key(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
+    """Outputs under s, but S = s'*G published (the proof uses s, so the key equation fails)."""
+    other = base_mul(random_scalar(rng))
+    proof, _ = forge_proof(ctx, st.inputs, st.outputs, other, st.s, permutation_columns(st.perm), rng)
+    return st.outputs, other, proof
+
+
+def cheat_permuted_after(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
+    """An honest proof, then the first two outputs swapped."""
+    proof = prove_shuffle(ctx, st.inputs, st.outputs, st.S, st.s, st.perm, rng)
+    outputs = list(st.outputs)
+    outputs[0], outputs[1] = outputs[1], outputs[0]
+    return tuple(outputs), st.S, proof
+
+
+CHEATS: dict[str, Callable[[ProofContext, ShuffleStatement, Rng], Forgery]] = {
+    "junk-output": cheat_junk_output,
+    "duplicate-output": cheat_duplicate,
+    "tagged-copy": cheat_tagged_copy,
+    "two-keys": cheat_two_keys,
+    "combination-output": cheat_combination,
+    "scaled-matrix": cheat_scaled_matrix,
+    "other-key": cheat_other_key,
+    "permuted-after-proving": cheat_permuted_after,
+}
+
+
+# --- the vector file ------------------------------------------------------------------------------------------
+
+
+def vector_context(seat: int = 2, step: str = "shuffle", label: bytes = b"vectors") -> ProofContext:
+    return ProofContext(hashlib.sha256(b"p2pdurak/test-game/" + label).digest(), seat, step)
+
+
+def _case(
+    comment: str,
+    ctx: ProofContext,
+    inputs: Sequence[Point],
+    outputs: Sequence[Point],
+    S: Point,
+    proof: bytes,
+    *,
+    witness: ShuffleStatement | None = None,
+) -> dict[str, Any]:
+    case: dict[str, Any] = {
+        "comment": comment,
+        "inputs": {
+            "game": ctx.game.hex(),
+            "seat": ctx.seat,
+            "step": ctx.step,
+            "X": [p.to_bytes().hex() for p in inputs],
+            "Y": [p.to_bytes().hex() for p in outputs],
+            "S": S.to_bytes().hex(),
+            "proof": proof.hex(),
+        },
+    }
+    if witness is not None:
+        case["witness"] = {"s": f"{witness.s:064x}", "perm": list(witness.perm)}
+    return case
+
+
+def _flip(data: bytes, index: int) -> bytes:
+    return data[:index] + bytes((data[index] ^ 0x01,)) + data[index + 1 :]
+
+
+def build_vectors() -> dict[str, Any]:
+    ctx = vector_context()
+    valid: list[dict[str, Any]] = []
+    invalid: list[dict[str, Any]] = []
+
+    for d in (2, 3, 24, 36, 52):
+        rng = SeededRng(f"shuffle-vector-valid-{d}")
+        st = random_statement(d, rng, input_points(d, b"valid"))
+        proof = prove_shuffle(ctx, st.inputs, st.outputs, st.S, st.s, st.perm, rng)
+        valid.append(
+            _case(f"honest shuffle of {d} points", ctx, st.inputs, st.outputs, st.S, proof.to_bytes(), witness=st)
+        )
+
+    d = 6
+    rng = SeededRng("shuffle-vector-invalid")
+    st = random_statement(d, rng, input_points(d, b"invalid"))
+    good = prove_shuffle(ctx, st.inputs, st.outputs, st.S, st.s, st.perm, rng)
+    good_bytes = good.to_bytes()
+    valid.append(
+        _case(
+            "honest shuffle of 6 points (the base of the invalid cases)",
+            ctx,
+            st.inputs,
+            st.outputs,
+            st.S,
+            good_bytes,
+            witness=st,
+        )
+    )
+
+    for name, cheat in CHEATS.items():
+        outputs, S, forged = cheat(ctx, st, rng)
+        invalid.append(
+            _case(
+                f"cheat: {name}: {(cheat.__doc__ or '').splitlines()[0]}", ctx, st.inputs, outputs, S, forged.to_bytes()
+            )
+        )
+
+    for label, other in (
+        ("another game", vector_context(label=b"another game")),
+        ("another seat", vector_context(seat=3)),
+        ("another step", vector_context(step="lock")),
+    ):
+        invalid.append(_case(f"an honest proof checked in {label}", other, st.inputs, st.outputs, st.S, good_bytes))
+    swapped_inputs = (st.inputs[1], st.inputs[0], *st.inputs[2:])
+    invalid.append(_case("inputs reordered after proving", ctx, swapped_inputs, st.outputs, st.S, good_bytes))
+    invalid.append(_case("one output fewer", ctx, st.inputs, st.outputs[:-1], st.S, good_bytes))
+
+    parts = good.to_parts()
+    fields = {
+        "c_0": 0,
+        "c_5": 5,
+        "chat_0": 6,
+        "chat_5": 11,
+        "v": 12,
+        "z_row": 13,
+        "z_prod": 14,
+        "z_open": 15,
+        "z_key": 16,
+        "z_perm_0": 17,
+        "z_perm_5": 22,
+        "z_chain_0": 23,
+        "z_chain_5": 28,
+    }
+    for fld, k in fields.items():
+        if k < 2 * d:  # a point: add G, so the field stays a valid encoding and only the algebra can object
+            changed = (Point.from_bytes(parts[k]) + base_mul(1)).to_bytes()
+        else:
+            changed = ((int.from_bytes(parts[k], "big") + 1) % N).to_bytes(32, "big")
+        tampered = b"".join([*parts[:k], changed, *parts[k + 1 :]])
+        invalid.append(_case(f"field {fld} changed (still well-formed)", ctx, st.inputs, st.outputs, st.S, tampered))
+    for a, b in ((0, 1), (6, 7), (17, 18), (23, 24), (0, 6)):
+        swapped = list(parts)
+        swapped[a], swapped[b] = swapped[b], swapped[a]
+        invalid.append(_case(f"proof fields {a} and {b} swapped", ctx, st.inputs, st.outputs, st.S, b"".join(swapped)))
+    for k, what in ((16, "z_key"), (12, "v")):
+        for bad, how in ((N, "N (a non-canonical 0)"), (2**256 - 1, "2^256-1")):
+            non_canonical = b"".join([*parts[:k], bad.to_bytes(32, "big"), *parts[k + 1 :]])
+            invalid.append(_case(f"{what} set to {how}", ctx, st.inputs, st.outputs, st.S, non_canonical))
+    invalid.append(_case("c_0 with prefix 04", ctx, st.inputs, st.outputs, st.S, b"\x04" + good_bytes[1:]))
+    invalid.append(_case("c_0 x not on the curve or flipped", ctx, st.inputs, st.outputs, st.S, _flip(good_bytes, 32)))
+    invalid.append(_case("last byte missing", ctx, st.inputs, st.outputs, st.S, good_bytes[:-1]))
+    invalid.append(_case("one byte too many", ctx, st.inputs, st.outputs, st.S, good_bytes + b"\x00"))
+    invalid.append(_case("empty proof", ctx, st.inputs, st.outputs, st.S, b""))
+    smaller = random_statement(5, rng, st.inputs[:5])
+    small_proof = prove_shuffle(ctx, smaller.inputs, smaller.outputs, smaller.S, smaller.s, smaller.perm, rng)
+    invalid.append(
+        _case("a valid proof for 5 of the 6 points", ctx, st.inputs, st.outputs, st.S, small_proof.to_bytes())
+    )
+    junk = replace(good, z_perm=good.z_perm[::-1])
+    invalid.append(_case("z_perm reversed", ctx, st.inputs, st.outputs, st.S, junk.to_bytes()))
+
+    cases: list[dict[str, Any]] = []
+    for case in valid:
+        cases.append({"id": len(cases) + 1, **case, "result": "valid"})
+    for case in invalid:
+        cases.append({"id": len(cases) + 1, **case, "result": "invalid", "error": REASON})
+    return {
+        "name": "shuffle-proof",
+        "spec": "SPEC.md section 5 (R-SHUF-*)",
+        "suite": SUITE,
+        "version": PROTOCOL_VERSION,
+        "generator": "python -m p2pdurak.crypto.shuffle_vectors",
+        "notes": "X inputs, Y outputs, S = s*G; proof = ShuffleProof.to_bytes (130*D+160 bytes); the context is "
+        "ProofContext(game, seat, step). Invalid cases MUST be rejected with error bad-shuffle-proof naming seat.",
+        "cases": cases,
+    }
+
+
+def check_case(case: dict[str, Any]) -> str | None:
+    """Run one vector through this implementation: None if it verifies, else the reason code."""
+    inp = case["inputs"]
+    ctx = ProofContext(bytes.fromhex(inp["game"]), inp["seat"], inp["step"])
+    xs = [Point.from_bytes(bytes.fromhex(p)) for p in inp["X"]]
+    ys = [Point.from_bytes(bytes.fromhex(p)) for p in inp["Y"]]
+    S = Point.from_bytes(bytes.fromhex(inp["S"]))
+    try:
+        proof = ShuffleProof.from_bytes(bytes.fromhex(inp["proof"]), ctx.seat)
+        verify_shuffle(ctx, xs, ys, S, proof)
+    except ShuffleProofError as exc:
+        if exc.seat != ctx.seat:
+            return f"wrong seat {exc.seat}"
+        return exc.reason
+    return None
+
+
+def render(vectors: dict[str, Any]) -> str:
+    return json.dumps(vectors, indent=1) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    path = Path(args[0]) if args else DEFAULT_PATH
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(build_vectors()))
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
