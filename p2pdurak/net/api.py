@@ -1,0 +1,81 @@
+"""What the layer above plugs into the transport: plain synchronous callbacks over opaque bytes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    key: bytes  # Ed25519 public key, proven in the hello
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """What the sequencer made of one move: entries to append (and broadcast), or a reject for the author."""
+
+    entries: tuple[bytes, ...] = ()
+    reject: bytes | None = None
+
+
+class HostApp(Protocol):
+    """The host's game side (the sequencer). Every call runs inside the trio loop and must not block.
+
+    Raising a PeerFault from check_genesis_signature aborts the game naming that seat; from submit it drops that
+    connection. Any other exception is a bug and stops the server."""
+
+    def make_genesis(self, roster: Sequence[SeatInfo]) -> bytes: ...
+
+    def check_genesis_signature(self, seat: int, signature: bytes) -> None: ...
+
+    def seal_genesis(self, signatures: Sequence[bytes]) -> bytes: ...
+
+    def submit(self, seat: int, move: bytes) -> Submission: ...
+
+    def on_silent(self, seat: int) -> Sequence[bytes]:
+        """`seat` stayed silent past the time-out while the game waited on it: entries to append (an abort)."""
+        ...
+
+
+class ClientApp(Protocol):
+    """A seat's game side. Calls run inside the trio loop; they may call Client.send_move."""
+
+    def on_seated(self, seat: int, players: int, seats: int) -> None: ...
+
+    def sign_genesis(self, genesis: bytes) -> bytes: ...
+
+    def on_genesis(self, genesis: bytes) -> None: ...
+
+    def on_entry(self, index: int, entry: bytes) -> None: ...
+
+    def on_reject(self, reject: bytes) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class NetEvent:
+    """For logs, user interfaces and tests: kind is one of joined, left, dropped, refused, started, silent, aborted,
+    connected, reconnecting, finished; reason is a reason code (SPEC.md 9.9) where there is one."""
+
+    kind: str
+    seat: int | None = None
+    reason: str = ""
+
+
+Observer = Callable[[NetEvent], None]
+
+
+def ignore_event(event: NetEvent) -> None:
+    del event
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a client's run ended: the host said bye (reason game-over, ...) or aborted the game (seat at fault)."""
+
+    kind: str  # "bye" or "abort"
+    reason: str
+    seat: int | None = None

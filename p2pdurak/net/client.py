@@ -1,0 +1,249 @@
+"""The client: connect, hello, join, sign the genesis, then entries in and moves out; reconnects by itself.
+
+A dropped connection is retried with capped exponential backoff. After every hello the client asks for catch-up
+from the number of entries it holds, and resends the moves the host has not confirmed (`Received`), so nothing is
+lost or delivered twice across reconnects.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import trio
+
+from p2pdurak import PROTOCOL_VERSION
+from p2pdurak.crypto.identity import Identity, fingerprint
+from p2pdurak.errors import LocalError
+from p2pdurak.net import messages as m
+from p2pdurak.net.api import ClientApp, Ending, NetEvent, Observer, ignore_event
+from p2pdurak.net.backoff import Backoff, Jitter, system_jitter
+from p2pdurak.net.config import NetConfig
+from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
+from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
+from p2pdurak.net.links import Invite
+from p2pdurak.net.stream import FramedStream
+from p2pdurak.net.tasks import first_of
+
+# Faults that a reconnect cannot cure: the party at the address is not the host of the invite.
+FATAL_REASONS = frozenset({"wrong-host-key", "wrong-game", "bad-hello", "bad-version"})
+
+
+class Client:
+    """One seat's connection to the host. `run()` returns how the game ended; it raises JoinRefused when the host
+    refuses us, NetFault for a host that is not the one invited, ConnectionClosed(host-unreachable) on giving up.
+
+    `have` and `has_genesis` let a restarted peer resume from its log on disk."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        name: str,
+        invite: Invite,
+        app: ClientApp,
+        *,
+        config: NetConfig | None = None,
+        observer: Observer = ignore_event,
+        jitter: Jitter = system_jitter,
+        have: int = 0,
+        has_genesis: bool = False,
+    ) -> None:
+        self.identity = identity
+        self.name = name
+        self.invite = invite
+        self.app = app
+        self.config = config or NetConfig()
+        self.observer = observer
+        self.backoff = Backoff(self.config.backoff_initial, self.config.backoff_cap, jitter)
+        self.have = have
+        self.has_genesis = has_genesis
+        self.seat: int | None = None
+        self.game_id: bytes | None = invite.game_id
+        self.host_key: bytes | None = None
+        self.connected = False
+        self.connections = 0  # successful hellos so far
+        self._pending: deque[tuple[int, bytes]] = deque()  # moves not yet confirmed by the host
+        self._next_mid = 1
+        self._genesis_signature: tuple[bytes, bytes] | None = None  # (genesis, our signature): sign only once
+        self._outbox: deque[bytes] = deque()  # per-connection direct messages
+        self._sent_mid = 0  # highest mid written on the current connection
+        self._leaving = False
+        self._wake = trio.Event()
+        self._stream: FramedStream | None = None
+
+    # ----------------------------------------------------------------- the game side's controls
+
+    def send_move(self, move: bytes) -> int:
+        """Queue a move for the host (sent now if connected, else after the reconnect). Returns its move id."""
+        if not self.has_genesis:
+            raise LocalError("not-started", "moves can be sent once the signed genesis has arrived")
+        mid = self._next_mid
+        self._next_mid += 1
+        self._pending.append((mid, move))
+        self._wake.set()
+        return mid
+
+    def leave(self) -> None:
+        """Say bye and stop (no reconnect)."""
+        self._leaving = True
+        self._wake.set()
+
+    async def drop_connection(self) -> None:
+        """Cut the current TCP connection as a network fault would (for tests and fault drills)."""
+        if self._stream is not None:
+            await self._stream.aclose()
+
+    # ----------------------------------------------------------------- running
+
+    async def run(self) -> Ending:
+        last_contact = trio.current_time()
+        while True:
+            try:
+                with trio.move_on_after(self.config.connect_timeout) as connect_scope:
+                    raw = await trio.open_tcp_stream(self.invite.host, self.invite.port)
+                if connect_scope.cancelled_caught:
+                    raise ConnectionClosed("connect-timeout", "TCP connect timed out")
+            except OSError as exc:
+                self.observer(NetEvent("reconnecting", self.seat, "connection-refused"))
+                del exc
+            except ConnectionClosed as exc:
+                self.observer(NetEvent("reconnecting", self.seat, exc.reason))
+            else:
+                fs = FramedStream(raw, self.config)
+                self._stream = fs
+                try:
+                    return await self._connection(fs)
+                except NetFault as exc:
+                    if exc.reason in FATAL_REASONS:
+                        raise
+                    self.observer(NetEvent("dropped", self.seat, exc.reason))
+                except ConnectionClosed as exc:
+                    self.observer(NetEvent("dropped", self.seat, exc.reason))
+                finally:
+                    if self.connected:
+                        last_contact = trio.current_time()
+                    self.connected = False
+                    self._stream = None
+                    await fs.aclose()
+            if self._leaving:
+                return Ending("bye", "leaving")
+            give_up = self.config.give_up_after
+            if give_up is not None and trio.current_time() - last_contact > give_up:
+                raise ConnectionClosed("host-unreachable", f"no connection to the host for {give_up} s")
+            await trio.sleep(self.backoff.next_delay())
+
+    async def _connection(self, fs: FramedStream) -> Ending:
+        await self._handshake(fs)
+        self.connected = True
+        self.connections += 1
+        self.backoff.reset()
+        self.observer(NetEvent("connected", self.seat, ""))
+        return await first_of(lambda: self._reader(fs), lambda: self._writer(fs))
+
+    async def _handshake(self, fs: FramedStream) -> None:
+        timeout = self.config.handshake_timeout
+        with trio.move_on_after(timeout) as scope:
+            challenge = m.decode(await fs.receive(timeout))
+            if not isinstance(challenge, m.Challenge):
+                raise NetFault("unexpected-message", "expected the host's challenge")
+            if challenge.version != PROTOCOL_VERSION:
+                raise NetFault("bad-version", f"host speaks version {challenge.version}")
+            if not self.invite.accepts(fingerprint(challenge.host_key), challenge.game_id):
+                raise NetFault("wrong-host-key", "the host's key or game id does not match the invite")
+            if self.host_key is not None and challenge.host_key != self.host_key:
+                raise NetFault("wrong-host-key", "the host's key changed")
+            if self.game_id is not None and challenge.game_id != self.game_id:
+                raise NetFault("wrong-game", "the host now serves another game")
+            mine = fresh_challenge()
+            args = (challenge.game_id, challenge.host_key, challenge.challenge, self.identity.public, mine)
+            await fs.send(
+                m.Hello(self.identity.public, self.name, mine, sign_hello(self.identity, b"client", *args)).encode()
+            )
+            welcome = m.decode(await fs.receive(timeout))
+            if not isinstance(welcome, m.Welcome):
+                raise NetFault("unexpected-message", "expected welcome")
+            check_hello(welcome.signature, b"server", *args)
+            self.host_key, self.game_id = challenge.host_key, challenge.game_id
+            await fs.send(m.Join().encode())
+            seated = m.decode(await fs.receive(timeout))
+            if isinstance(seated, m.Bye):
+                raise JoinRefused(seated.reason, "the host refused us")
+            if isinstance(seated, m.Abort):
+                raise JoinRefused(seated.reason, "the game was aborted")
+            if not isinstance(seated, m.Seated):
+                raise NetFault("unexpected-message", "expected seated")
+            self._seated(seated)
+            self._outbox.clear()
+            self._sent_mid = seated.moves_seen
+            await fs.send(m.CatchUp(self.have, not self.has_genesis).encode())
+            return
+        assert scope.cancelled_caught
+        raise NetFault("handshake-timeout", f"hello not done within {timeout} s")
+
+    def _seated(self, seated: m.Seated) -> None:
+        self.seat = seated.seat
+        self._confirm(seated.moves_seen)
+        if not self._pending:
+            self._next_mid = max(self._next_mid, seated.moves_seen + 1)
+        self.app.on_seated(seated.seat, seated.players, seated.seats)
+
+    def _confirm(self, mid: int) -> None:
+        while self._pending and self._pending[0][0] <= mid:
+            self._pending.popleft()
+
+    async def _reader(self, fs: FramedStream) -> Ending:
+        while True:
+            message = m.decode(await fs.receive())
+            if isinstance(message, m.Entry):
+                if message.index > self.have:
+                    raise NetFault("entry-gap", f"entry {message.index} while holding {self.have}")
+                if message.index == self.have:
+                    self.have += 1
+                    self.app.on_entry(message.index, message.entry)
+            elif isinstance(message, m.Received):
+                self._confirm(message.mid)
+            elif isinstance(message, m.Reject):
+                self._confirm(message.mid)
+                self.app.on_reject(message.reject)
+            elif isinstance(message, m.Ping):
+                pass
+            elif isinstance(message, m.Seated):
+                self._seated(message)
+            elif isinstance(message, m.GenesisToSign):
+                if self._genesis_signature is None or self._genesis_signature[0] != message.genesis:
+                    self._genesis_signature = (message.genesis, self.app.sign_genesis(message.genesis))
+                self._outbox.append(m.GenesisSignature(self._genesis_signature[1]).encode())
+                self._wake.set()
+            elif isinstance(message, m.Genesis):
+                if not self.has_genesis:
+                    self.has_genesis = True
+                    self.app.on_genesis(message.genesis)
+            elif isinstance(message, m.Bye):
+                return Ending("bye", message.reason)
+            elif isinstance(message, m.Abort):
+                return Ending("abort", message.reason, message.seat)
+            else:
+                raise NetFault("unexpected-message", type(message).__name__)
+
+    def _next_frame(self) -> bytes | None:
+        if self._outbox:
+            return self._outbox.popleft()
+        for mid, move in self._pending:
+            if mid > self._sent_mid:
+                self._sent_mid = mid
+                return m.Move(mid, move).encode()
+        return None
+
+    async def _writer(self, fs: FramedStream) -> Ending:
+        while True:
+            frame = self._next_frame()
+            if frame is not None:
+                await fs.send(frame)
+                continue
+            if self._leaving:
+                await fs.send(m.Bye("leaving").encode())
+                return Ending("bye", "leaving")
+            self._wake = trio.Event()
+            with trio.move_on_after(self.config.keepalive) as idle:
+                await self._wake.wait()
+            if idle.cancelled_caught:
+                await fs.send(m.Ping().encode())

@@ -1,0 +1,447 @@
+"""The host server: lobby, genesis signing round, then the session (moves in, entries out, catch-up, time-outs).
+
+The host is the sequencer and is trusted for nothing else; this module only moves bytes. Each connection has a
+reader task and a writer task. The writer sends, in order, the connection's direct messages (outbox) and then every
+log entry from the connection's cursor on; so a client that asks for catch-up gets every entry after the ones it
+holds exactly once, in log order, with no race against the live broadcast (both come from the same cursor).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+
+import trio
+
+from p2pdurak import PROTOCOL_VERSION
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.errors import LocalError, PeerFault
+from p2pdurak.net import messages as m
+from p2pdurak.net.api import HostApp, NetEvent, Observer, SeatInfo, ignore_event
+from p2pdurak.net.config import NetConfig
+from p2pdurak.net.errors import ConnectionClosed, NetFault
+from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
+from p2pdurak.net.links import Invite
+from p2pdurak.net.stream import FramedStream
+from p2pdurak.net.tasks import first_of
+
+LOBBY, SIGNING, SESSION, CLOSED = "lobby", "signing", "session", "closed"
+
+
+class _Conn:
+    """One authenticated connection (mutable state of the server, not a value)."""
+
+    __slots__ = (
+        "closing",
+        "cursor",
+        "final_sent",
+        "fs",
+        "key",
+        "name",
+        "outbox",
+        "scope",
+        "seat",
+        "wake",
+        "want_genesis",
+    )
+
+    def __init__(self, fs: FramedStream, key: bytes, name: str) -> None:
+        self.fs = fs
+        self.key = key
+        self.name = name
+        self.seat: int | None = None
+        self.outbox: deque[bytes] = deque()
+        self.cursor: int | None = None  # next entry index to send; None until the client asked for catch-up
+        self.want_genesis = False
+        self.closing: bytes | None = None  # the final frame (bye or abort) to send once everything else is out
+        self.final_sent = False
+        self.wake = trio.Event()
+        self.scope = trio.CancelScope()
+
+
+class HostServer:
+    """Serve one game. Create it, run `serve(listeners)` in a nursery, call `start()` (or let a full table start),
+    and `finish()` at the end. The game side drives it through `HostApp` callbacks and these methods:
+    `append(entries)` to log entries of its own, `wait_for(seats)` to arm the silence time-out."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        game_id: bytes,
+        app: HostApp,
+        *,
+        seats: int,
+        min_seats: int = 2,
+        auto_start: bool = True,
+        config: NetConfig | None = None,
+        observer: Observer = ignore_event,
+    ) -> None:
+        if len(game_id) != 16:
+            raise LocalError("bad-game-id", "the game id is 16 bytes")
+        if not 1 <= min_seats <= seats <= 255:
+            raise LocalError("bad-seats", "need 1 <= min_seats <= seats <= 255")
+        self.identity = identity
+        self.game_id = game_id
+        self.app = app
+        self.seats = seats
+        self.min_seats = min_seats
+        self.auto_start = auto_start
+        self.config = config or NetConfig()
+        self.observer = observer
+        self.phase = LOBBY
+        self.roster: tuple[SeatInfo, ...] = ()
+        self.genesis: bytes | None = None  # unsigned, during the signing round
+        self.signed_genesis: bytes | None = None
+        self.entries: list[bytes] = []
+        self.ending: m.Message | None = None  # Bye or Abort once closed
+        self.started = trio.Event()  # set when the session begins (signed genesis broadcast)
+        self.closed = trio.Event()
+        self._lobby: list[_Conn] = []
+        self._conns: dict[int, _Conn] = {}
+        self._signatures: dict[int, bytes] = {}
+        self._moves_seen: dict[int, int] = {}
+        self._done: set[int] = set()  # seats that were sent everything and the final frame
+        self._deadlines: dict[int, float] = {}
+        self._watch = trio.Event()
+        self._unauthenticated = 0
+
+    @classmethod
+    def resume(
+        cls,
+        identity: Identity,
+        game_id: bytes,
+        app: HostApp,
+        roster: Sequence[SeatInfo],
+        signed_genesis: bytes,
+        entries: Sequence[bytes],
+        *,
+        config: NetConfig | None = None,
+        observer: Observer = ignore_event,
+    ) -> HostServer:
+        """A host restarted mid-game from its log on disk: straight into the session."""
+        host = cls(identity, game_id, app, seats=len(roster), min_seats=len(roster), config=config, observer=observer)
+        host.roster = tuple(roster)
+        host.signed_genesis = signed_genesis
+        host.entries = list(entries)
+        host.phase = SESSION
+        host.started.set()
+        return host
+
+    # ----------------------------------------------------------------- the game side's controls
+
+    def invite(self, address: str, port: int) -> Invite:
+        return Invite(address, port, self.identity.fingerprint(), self.game_id)
+
+    def start(self) -> None:
+        """Close the lobby: the seated players, in arrival order, form the roster; the signing round begins."""
+        if self.phase != LOBBY:
+            raise LocalError("already-started", "the game has already started")
+        if len(self._lobby) < self.min_seats:
+            raise LocalError("too-few-players", f"{len(self._lobby)} seated, at least {self.min_seats} needed")
+        self.roster = tuple(SeatInfo(i, c.key, c.name) for i, c in enumerate(self._lobby))
+        for i, c in enumerate(self._lobby):
+            c.seat = i
+            self._conns[i] = c
+        self._lobby.clear()
+        self.genesis = self.app.make_genesis(self.roster)
+        self.phase = SIGNING
+        for c in self._conns.values():
+            self._send(c, m.GenesisToSign(self.genesis))
+        self.wait_for(range(len(self.roster)), self.config.genesis_timeout)
+        self.observer(NetEvent("started", None, "signing"))
+
+    def append(self, entries: Iterable[bytes]) -> None:
+        """Log entries (already persisted by the caller) and broadcast them."""
+        if self.phase != SESSION:
+            raise LocalError("not-in-session", "entries can only be appended during the session")
+        self.entries.extend(entries)
+        for c in self._conns.values():
+            c.wake.set()
+
+    def wait_for(self, seats: Iterable[int], timeout: float) -> None:
+        """The game now waits on `seats`: any of them that sends no move within `timeout` seconds is reported once
+        through HostApp.on_silent. Replaces the previous set and restarts every clock; call it after every change
+        of state (a rejected move does not restart a clock)."""
+        now = trio.current_time()
+        self._deadlines = {s: now + timeout for s in seats}
+        self._watch.set()
+
+    def finish(self, reason: str = "game-over") -> None:
+        """End the game: every client gets the rest of the log, then bye. serve() returns once all seats have
+        everything, or after config.linger_timeout."""
+        self._close(m.Bye(reason))
+
+    def abort(self, reason: str, seat: int | None) -> None:
+        """Abort before the log exists (e.g. a seat that does not sign the genesis)."""
+        self.observer(NetEvent("aborted", seat, reason))
+        self._close(m.Abort(reason, seat))
+
+    def _close(self, ending: m.Message) -> None:
+        if self.phase == CLOSED:
+            return
+        self.phase = CLOSED
+        self.ending = ending
+        self._deadlines.clear()
+        frame = ending.encode()
+        for c in [*self._lobby, *self._conns.values()]:
+            c.closing = frame
+            c.wake.set()
+        self.closed.set()
+
+    @property
+    def connected(self) -> frozenset[int]:
+        return frozenset(self._conns) if self.phase != LOBBY else frozenset(range(len(self._lobby)))
+
+    # ----------------------------------------------------------------- serving
+
+    async def serve(self, listeners: Sequence[trio.SocketListener]) -> None:
+        """Accept connections until the game is over (and every seat has been sent all of it) or aborted."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(trio.serve_listeners, self._handle, list(listeners))
+            nursery.start_soon(self._watchdog)
+            await self.closed.wait()
+            with trio.move_on_after(self.config.linger_timeout):
+                while len(self._done) < len(self.roster) or (self.roster == () and self._lobby):
+                    await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+        reason = self.ending.reason if isinstance(self.ending, m.Bye | m.Abort) else ""
+        self.observer(NetEvent("finished", None, reason))
+
+    async def _watchdog(self) -> None:
+        while True:
+            self._watch = trio.Event()
+            if self._deadlines:
+                with trio.move_on_at(min(self._deadlines.values())):
+                    await self._watch.wait()
+            else:
+                await self._watch.wait()
+            now = trio.current_time()
+            for seat in sorted(s for s, d in self._deadlines.items() if d <= now):
+                del self._deadlines[seat]
+                self._silent(seat)
+
+    def _silent(self, seat: int) -> None:
+        self.observer(NetEvent("silent", seat, "silent-seat"))
+        if self.phase == SIGNING:
+            self.abort("silent-seat", seat)
+        elif self.phase == SESSION:
+            entries = self.app.on_silent(seat)
+            if self.phase == SESSION:
+                self.append(entries)
+
+    async def _handle(self, stream: trio.SocketStream) -> None:
+        fs = FramedStream(stream, self.config)
+        if self._unauthenticated >= self.config.max_unauthenticated:
+            await fs.aclose()
+            return
+        conn: _Conn | None = None
+        self._unauthenticated += 1
+        try:
+            try:
+                conn = await self._hello(fs)
+            finally:
+                self._unauthenticated -= 1
+            if conn is not None:
+                await self._run_conn(conn)
+        except (PeerFault, ConnectionClosed) as exc:
+            if conn is None or not conn.final_sent:
+                self.observer(NetEvent("dropped", conn.seat if conn else None, exc.reason))
+        finally:
+            if conn is not None:
+                self._forget(conn)
+            await fs.aclose()
+
+    async def _hello(self, fs: FramedStream) -> _Conn | None:
+        """Challenge, hello, welcome, join; then seat the connection (or refuse it). None when refused."""
+        timeout = self.config.handshake_timeout
+        with trio.move_on_after(timeout) as scope:
+            challenge = fresh_challenge()
+            await fs.send(m.Challenge(PROTOCOL_VERSION, self.game_id, self.identity.public, challenge).encode())
+            hello = m.decode(await fs.receive(timeout))
+            if not isinstance(hello, m.Hello):
+                raise NetFault("unexpected-message", "expected hello")
+            args = (self.game_id, self.identity.public, challenge, hello.key, hello.challenge)
+            check_hello(hello.signature, b"client", *args)
+            await fs.send(m.Welcome(sign_hello(self.identity, b"server", *args)).encode())
+            join = m.decode(await fs.receive(timeout))
+            if not isinstance(join, m.Join):
+                raise NetFault("unexpected-message", "expected join")
+            conn = _Conn(fs, hello.key, hello.name)
+            refusal = self._admit(conn)
+            if refusal is not None:
+                self.observer(NetEvent("refused", None, refusal))
+                await fs.send(m.Bye(refusal).encode())
+                return None
+            return conn
+        assert scope.cancelled_caught
+        raise NetFault("handshake-timeout", f"hello not done within {timeout} s")
+
+    def _admit(self, conn: _Conn) -> str | None:
+        """Give the connection its seat; the refusal reason if it gets none."""
+        if self.phase == LOBBY:
+            for i, old in enumerate(self._lobby):
+                if old.key == conn.key:
+                    self._lobby[i] = conn
+                    old.scope.cancel()
+                    break
+            else:
+                if len(self._lobby) >= self.seats:
+                    return "table-full"
+                self._lobby.append(conn)
+            self.observer(NetEvent("joined", self._lobby.index(conn), conn.name))
+            self._announce_lobby()
+            if self.auto_start and len(self._lobby) == self.seats:
+                self.start()
+            return None
+        seat = next((s.seat for s in self.roster if s.key == conn.key), None)
+        if seat is None:
+            return "not-in-roster"
+        conn.seat = seat
+        old_conn = self._conns.get(seat)
+        if old_conn is not None:
+            old_conn.scope.cancel()
+        self._conns[seat] = conn
+        self._done.discard(seat)
+        self._send(conn, m.Seated(seat, len(self.roster), len(self.roster), self._moves_seen.get(seat, 0)))
+        if self.phase == SIGNING and seat not in self._signatures and self.genesis is not None:
+            self._send(conn, m.GenesisToSign(self.genesis))
+        if self.phase == CLOSED:
+            conn.closing = self.ending.encode() if self.ending else None
+        self.observer(NetEvent("joined", seat, conn.name))
+        return None
+
+    def _announce_lobby(self) -> None:
+        for i, c in enumerate(self._lobby):
+            self._send(c, m.Seated(i, len(self._lobby), self.seats, 0))
+
+    def _forget(self, conn: _Conn) -> None:
+        if conn in self._lobby:
+            self._lobby.remove(conn)
+            self.observer(NetEvent("left", None, conn.name))
+            self._announce_lobby()
+        if conn.seat is not None and self._conns.get(conn.seat) is conn:
+            del self._conns[conn.seat]
+            self.observer(NetEvent("left", conn.seat, conn.name))
+
+    def _send(self, conn: _Conn, message: m.Message) -> None:
+        if len(conn.outbox) >= self.config.max_outbox:
+            self.observer(NetEvent("dropped", conn.seat, "stuck-connection"))
+            conn.scope.cancel()
+            return
+        conn.outbox.append(message.encode())
+        conn.wake.set()
+
+    async def _run_conn(self, conn: _Conn) -> None:
+        with conn.scope:
+            await first_of(lambda: self._reader(conn), lambda: self._writer(conn))
+
+    async def _writer(self, conn: _Conn) -> None:
+        fs = conn.fs
+        while True:
+            frame = self._next_frame(conn)
+            if frame is not None:
+                await fs.send(frame)
+                continue
+            if conn.closing is not None:
+                await fs.send(conn.closing)
+                conn.final_sent = True
+                if conn.seat is not None:
+                    self._done.add(conn.seat)
+                with trio.move_on_after(self.config.write_timeout):
+                    await trio.sleep_forever()  # let the client read it and close first
+                return
+            conn.wake = trio.Event()
+            if self._next_frame_ready(conn):
+                continue
+            with trio.move_on_after(self.config.keepalive) as idle:
+                await conn.wake.wait()
+            if idle.cancelled_caught:
+                await fs.send(m.Ping().encode())
+
+    def _next_frame_ready(self, conn: _Conn) -> bool:
+        return bool(conn.outbox) or (conn.cursor is not None and conn.cursor < len(self.entries))
+
+    def _next_frame(self, conn: _Conn) -> bytes | None:
+        if conn.outbox:
+            return conn.outbox.popleft()
+        if conn.cursor is not None and conn.cursor < len(self.entries):
+            index = conn.cursor
+            conn.cursor += 1
+            return m.Entry(index, self.entries[index]).encode()
+        return None
+
+    async def _reader(self, conn: _Conn) -> None:
+        while True:
+            message = m.decode(await conn.fs.receive(), conn.seat)
+            if isinstance(message, m.Ping):
+                continue
+            if isinstance(message, m.Bye):
+                raise ConnectionClosed(message.reason, "the client left")
+            if isinstance(message, m.CatchUp):
+                self._catch_up(conn, message)
+                continue
+            if conn.seat is None or self._conns.get(conn.seat) is not conn:
+                raise NetFault("unexpected-message", f"{type(message).__name__} in the lobby", seat=conn.seat)
+            if isinstance(message, m.GenesisSignature):
+                self._genesis_signature(conn.seat, message.signature)
+            elif isinstance(message, m.Move):
+                self._move(conn, conn.seat, message)
+            else:
+                raise NetFault("unexpected-message", type(message).__name__, seat=conn.seat)
+
+    def _catch_up(self, conn: _Conn, message: m.CatchUp) -> None:
+        if message.have > len(self.entries):
+            raise NetFault("bad-catch-up", f"claims {message.have} entries, the log has {len(self.entries)}")
+        conn.want_genesis = message.genesis
+        conn.cursor = message.have
+        if self.phase in (SESSION, CLOSED) and self.signed_genesis is not None and message.genesis:
+            conn.outbox.append(m.Genesis(self.signed_genesis).encode())
+        conn.wake.set()
+
+    def _genesis_signature(self, seat: int, signature: bytes) -> None:
+        if self.phase != SIGNING or seat in self._signatures:
+            return  # late or repeated: the round is over, or this seat has signed
+        try:
+            self.app.check_genesis_signature(seat, signature)
+        except PeerFault as exc:
+            self.abort(exc.reason, seat)
+            return
+        self._signatures[seat] = signature
+        self._deadlines.pop(seat, None)
+        if len(self._signatures) == len(self.roster):
+            self.signed_genesis = self.app.seal_genesis([self._signatures[s] for s in range(len(self.roster))])
+            self.genesis = None
+            self.phase = SESSION
+            self._deadlines.clear()
+            for c in self._conns.values():
+                if c.cursor is not None:
+                    c.outbox.append(m.Genesis(self.signed_genesis).encode())
+                    c.wake.set()
+            self.started.set()
+            self.observer(NetEvent("started", None, "session"))
+
+    def _move(self, conn: _Conn, seat: int, message: m.Move) -> None:
+        if self.phase != SESSION:
+            if self.phase == CLOSED:
+                return
+            raise NetFault("unexpected-message", "a move before the session started", seat=seat)
+        if message.mid <= self._moves_seen.get(seat, 0):
+            self._send(conn, m.Received(message.mid))  # a resend after a reconnect: already submitted
+            return
+        self._moves_seen[seat] = message.mid
+        result = self.app.submit(seat, message.move)
+        if result.reject is not None:
+            self._send(conn, m.Reject(message.mid, result.reject))
+        else:
+            self._send(conn, m.Received(message.mid))
+        if result.entries and self.phase == SESSION:
+            self.append(result.entries)
+
+
+async def open_listeners(host: str = "127.0.0.1", port: int = 0) -> list[trio.SocketListener]:
+    return await trio.open_tcp_listeners(port, host=host)
+
+
+def listener_port(listeners: Sequence[trio.SocketListener]) -> int:
+    port: int = listeners[0].socket.getsockname()[1]
+    return port
