@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 import trio
 
@@ -16,7 +18,7 @@ async def test_lobby_seats_in_arrival_order_then_signs_and_broadcasts_in_order()
         seats = [Seat(invite, f"p{i}") for i in range(3)]
         for i, s in enumerate(seats):
             nursery.start_soon(s.run)
-            await until(lambda: len(host.connected) == i + 1 or host.phase != LOBBY)
+            await until(partial(lambda n: len(host.connected) == n or host.phase != LOBBY, i + 1))
         await until(lambda: all(s.app.genesis is not None for s in seats))
         assert host.phase == SESSION
         assert [r.key for r in host.roster] == [s.identity.public for s in seats]
@@ -94,7 +96,7 @@ async def test_lobby_leaver_frees_the_seat_and_the_rest_move_up() -> None:
         a, b, c = Seat(invite, "a"), Seat(invite, "b"), Seat(invite, "c")
         for s in (a, b, c):
             nursery.start_soon(s.run)
-            await until(lambda: s.client.seat is not None)
+            await until(partial(lambda seat: seat.client.seat is not None, s))
         assert [a.client.seat, b.client.seat, c.client.seat] == [0, 1, 2]
         b.client.leave()
         await until(lambda: len(host.connected) == 2 and c.client.seat == 1)
