@@ -6,12 +6,12 @@ order, so a caller can replay them into fresh transcripts (as every other peer d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2pdurak.crypto import deck
 from p2pdurak.crypto.deck import DeckParams, DeckTranscript
-from p2pdurak.crypto.deck_messages import decode
+from p2pdurak.crypto.deck_messages import LockMsg, ShuffleMsg, decode
 from p2pdurak.crypto.group import Rng
 from p2pdurak.crypto.secrets_store import SeatSecrets
 
@@ -43,14 +43,29 @@ def _send(table: Table, seat: int, body: bytes) -> Table:
     return Table(t, table.secrets, (*table.bodies, (seat, body)))
 
 
-def setup(params: DeckParams, rngs: Sequence[Rng]) -> Table:
-    """Secrets for every seat, then every shuffle and every lock, in seat order (rngs[seat] drives seat)."""
+ShuffleCheat = Callable[[DeckTranscript, ShuffleMsg], ShuffleMsg]
+LockCheat = Callable[[DeckTranscript, LockMsg], LockMsg]
+
+
+def setup(
+    params: DeckParams, rngs: Sequence[Rng], shuffle_cheat: ShuffleCheat | None = None,
+    lock_cheat: LockCheat | None = None,
+) -> Table:
+    """Secrets for every seat, then every shuffle and every lock, in seat order (rngs[seat] drives seat).
+
+    The cheat hooks (tests and vectors only) may rewrite any seat's message before it is sent."""
     secrets = tuple(SeatSecrets.generate(params.game, params.deck_kind, j, rngs[j]) for j in range(params.seats))
     table = Table(DeckTranscript.start(params), secrets, ())
     for j in range(params.seats):
-        table = _send(table, j, deck.make_shuffle(table.transcript, secrets[j], rngs[j]).to_bytes())
+        shuffle = deck.make_shuffle(table.transcript, secrets[j], rngs[j])
+        if shuffle_cheat is not None:
+            shuffle = shuffle_cheat(table.transcript, shuffle)
+        table = _send(table, j, shuffle.to_bytes())
     for j in range(params.seats):
-        table = _send(table, j, deck.make_lock(table.transcript, secrets[j], rngs[j]).to_bytes())
+        lock = deck.make_lock(table.transcript, secrets[j], rngs[j])
+        if lock_cheat is not None:
+            lock = lock_cheat(table.transcript, lock)
+        table = _send(table, j, lock.to_bytes())
     return table
 
 
