@@ -148,7 +148,14 @@ def forge_proof(
 # --- the cheats: each returns (outputs, S, proof) for the given honest statement -------------------------------
 
 
-Forgery = tuple[tuple[Point, ...], Point, ShuffleProof]
+@dataclass(frozen=True, slots=True)
+class Forgery:
+    """What a cheater publishes, and (for forge_proof cheats) the sigma commitments it really used."""
+
+    outputs: tuple[Point, ...]
+    S: Point
+    proof: ShuffleProof
+    commitments_used: tuple[Point, ...] | None = None
 
 
 def cheat_junk_output(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
@@ -156,7 +163,7 @@ def cheat_junk_output(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forg
     proof = prove_shuffle(ctx, st.inputs, st.outputs, st.S, st.s, st.perm, rng)
     outputs = list(st.outputs)
     outputs[len(outputs) // 2] = base_mul(random_scalar(rng))
-    return tuple(outputs), st.S, proof
+    return Forgery(tuple(outputs), st.S, proof)
 
 
 def cheat_duplicate(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
@@ -164,16 +171,16 @@ def cheat_duplicate(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forger
     perm = list(st.perm)
     perm[1] = perm[0]
     outputs = tuple(st.inputs[j] * st.s for j in perm)
-    proof, _ = forge_proof(ctx, st.inputs, outputs, st.S, st.s, permutation_columns(perm), rng)
-    return outputs, st.S, proof
+    proof, ts = forge_proof(ctx, st.inputs, outputs, st.S, st.s, permutation_columns(perm), rng)
+    return Forgery(outputs, st.S, proof, tuple(ts))
 
 
 def cheat_tagged_copy(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
     """Output 0 is s*t*X (a tagged copy of its card, t known to the cheater): every output is still distinct."""
     outputs = list(st.outputs)
     outputs[0] = st.inputs[st.perm[0]] * (st.s * random_scalar(rng))
-    proof, _ = forge_proof(ctx, st.inputs, outputs, st.S, st.s, permutation_columns(st.perm), rng)
-    return tuple(outputs), st.S, proof
+    proof, ts = forge_proof(ctx, st.inputs, outputs, st.S, st.s, permutation_columns(st.perm), rng)
+    return Forgery(tuple(outputs), st.S, proof, tuple(ts))
 
 
 def cheat_two_keys(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
@@ -181,8 +188,8 @@ def cheat_two_keys(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery
     s2 = random_scalar(rng)
     half = len(st.perm) // 2
     outputs = tuple(st.inputs[j] * (st.s if i < half else s2) for i, j in enumerate(st.perm))
-    proof, _ = forge_proof(ctx, st.inputs, outputs, st.S, st.s, permutation_columns(st.perm), rng)
-    return outputs, st.S, proof
+    proof, ts = forge_proof(ctx, st.inputs, outputs, st.S, st.s, permutation_columns(st.perm), rng)
+    return Forgery(outputs, st.S, proof, tuple(ts))
 
 
 def cheat_combination(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
@@ -193,8 +200,8 @@ def cheat_combination(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forg
     xs = st.inputs
     outputs = [xs[0] * (st.s * half % N), xs[1] * st.s + xs[0] * (st.s * half % N), *(x * st.s for x in xs[2:])]
     columns = [[(0, 2)], [(0, N - 1), (1, 1)], *([(k, 1)] for k in range(2, d))]
-    proof, _ = forge_proof(ctx, st.inputs, outputs, st.S, st.s, columns, rng)
-    return tuple(outputs), st.S, proof
+    proof, ts = forge_proof(ctx, st.inputs, outputs, st.S, st.s, columns, rng)
+    return Forgery(tuple(outputs), st.S, proof, tuple(ts))
 
 
 def cheat_scaled_matrix(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
@@ -206,15 +213,15 @@ def cheat_scaled_matrix(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Fo
     key = st.s * pow(lam, -1, N) % N
     outputs = tuple(st.inputs[j] * key for j in st.perm)
     columns = [[(i, lam) for i, _ in column] for column in permutation_columns(st.perm)]
-    proof, _ = forge_proof(ctx, st.inputs, outputs, st.S, st.s, columns, rng)
-    return outputs, st.S, proof
+    proof, ts = forge_proof(ctx, st.inputs, outputs, st.S, st.s, columns, rng)
+    return Forgery(outputs, st.S, proof, tuple(ts))
 
 
 def cheat_other_key(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
     """Outputs under s, but S = s'*G published (the proof uses s, so the key equation fails)."""
     other = base_mul(random_scalar(rng))
-    proof, _ = forge_proof(ctx, st.inputs, st.outputs, other, st.s, permutation_columns(st.perm), rng)
-    return st.outputs, other, proof
+    proof, ts = forge_proof(ctx, st.inputs, st.outputs, other, st.s, permutation_columns(st.perm), rng)
+    return Forgery(st.outputs, other, proof, tuple(ts))
 
 
 def cheat_permuted_after(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> Forgery:
@@ -222,7 +229,7 @@ def cheat_permuted_after(ctx: ProofContext, st: ShuffleStatement, rng: Rng) -> F
     proof = prove_shuffle(ctx, st.inputs, st.outputs, st.S, st.s, st.perm, rng)
     outputs = list(st.outputs)
     outputs[0], outputs[1] = outputs[1], outputs[0]
-    return tuple(outputs), st.S, proof
+    return Forgery(tuple(outputs), st.S, proof)
 
 
 CHEATS: dict[str, Callable[[ProofContext, ShuffleStatement, Rng], Forgery]] = {
@@ -306,10 +313,15 @@ def build_vectors() -> dict[str, Any]:
     )
 
     for name, cheat in CHEATS.items():
-        outputs, S, forged = cheat(ctx, st, rng)
+        forgery = cheat(ctx, st, rng)
         invalid.append(
             _case(
-                f"cheat: {name}: {(cheat.__doc__ or '').splitlines()[0]}", ctx, st.inputs, outputs, S, forged.to_bytes()
+                f"cheat: {name}: {(cheat.__doc__ or '').splitlines()[0]}",
+                ctx,
+                st.inputs,
+                forgery.outputs,
+                forgery.S,
+                forgery.proof.to_bytes(),
             )
         )
 
