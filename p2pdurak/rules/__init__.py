@@ -1,0 +1,66 @@
+"""The Durak rules engine (RULES.md, SPEC.md "3. Rules"): pure, deterministic and fast.
+
+Typical use: `st = new_game(options, deck)`; `legal_actions(st, seat)`; `st = apply(st, action)`; `result(st)`.
+"""
+
+from p2pdurak.rules.actions import (
+    Action,
+    Beat,
+    Challenge,
+    Declare,
+    Pass,
+    Play,
+    ShowTrump,
+    Take,
+    Transfer,
+    format_action,
+    parse_action,
+)
+from p2pdurak.rules.codec import decode_state, encode_state, state_hash
+from p2pdurak.rules.engine import STALE_SENSITIVE, apply, legal_actions, next_opponent
+from p2pdurak.rules.knowledge import determinize, learn, reveal, sample_determinization, view_of
+from p2pdurak.rules.options import Options, all_options
+from p2pdurak.rules.result import contradicts_declaration, forfeit, result
+from p2pdurak.rules.setup import deal_positions, needs_declarations, new_game, next_game, shuffled_deck
+from p2pdurak.rules.state import DECLARING, OVER, PLAYING, GameResult, State
+
+__all__ = [
+    "DECLARING",
+    "OVER",
+    "PLAYING",
+    "STALE_SENSITIVE",
+    "Action",
+    "Beat",
+    "Challenge",
+    "Declare",
+    "GameResult",
+    "Options",
+    "Pass",
+    "Play",
+    "ShowTrump",
+    "State",
+    "Take",
+    "Transfer",
+    "all_options",
+    "apply",
+    "contradicts_declaration",
+    "deal_positions",
+    "decode_state",
+    "determinize",
+    "encode_state",
+    "forfeit",
+    "format_action",
+    "learn",
+    "legal_actions",
+    "needs_declarations",
+    "new_game",
+    "next_game",
+    "next_opponent",
+    "parse_action",
+    "result",
+    "reveal",
+    "sample_determinization",
+    "shuffled_deck",
+    "state_hash",
+    "view_of",
+]

@@ -1,0 +1,151 @@
+"""The canonical byte encoding of a state (SPEC.md R-RULES-STATE): one encoding per state, hashed by the protocol."""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+
+from p2pdurak.cards import deck as canonical_deck
+from p2pdurak.cards import suit_of
+from p2pdurak.errors import RuleError
+from p2pdurak.rules.options import TEAM_KINDS, Options
+from p2pdurak.rules.state import NOT_DECLARED, OVER, PlayRecord, State
+from p2pdurak.rules.tables import SUIT_MASK
+
+FORMAT_VERSION = 1
+HASH_TAG = b"p2pdurak/v1/rules-state"
+NONE8 = 0xFF
+
+
+def _u8(v: int) -> bytes:
+    return bytes((v & 0xFF,))
+
+
+def _cards(cards: tuple[int, ...]) -> bytes:
+    return bytes((len(cards),)) + bytes(c & 0xFF for c in cards)
+
+
+def encode_state(st: State) -> bytes:
+    o = st.options
+    flags = o.transfer | o.show_trump << 1 | o.first_bout_five << 2 | o.cheating << 3
+    teams = 0 if o.teams is None else 1 + TEAM_KINDS.index(o.teams)
+    out = bytearray((FORMAT_VERSION, o.deck, o.players, flags, teams, st.viewer & 0xFF, st.phase))
+    out += bytes(c & 0xFF for c in st.deck)
+    out += bytes((st.next_pos,))
+    for s in range(st.n):
+        d = st.declared[s]
+        out += struct.pack(">QBBH", st.hands[s], st.unknown[s], 0xFE if d == NOT_DECLARED else d & 0xFF,
+                           st.out_at[s] & 0xFFFF)
+    out += struct.pack(">QQQBBH", st.public, st.hidden, st.discard, st.turn, st.in_game, st.bout)
+    out += bytes((st.opener, st.attacker, st.defender, st.limit))
+    out += _cards(st.attacks) + bytes(c & 0xFF for c in st.beats)
+    out += struct.pack(">BBQIBBQQ", st.taken, st.passed, st.shown, st.table_version, st.defended, st.honest,
+                       st.cheats, st.cleared)
+    out += _u8(len(st.plays))
+    for card, author, (attacker, defender, taken, passed, shown, attacks, beats) in st.plays:
+        out += struct.pack(">BBBBBBQ", card, author, attacker, defender, taken, passed, shown)
+        out += _cards(attacks) + bytes(c & 0xFF for c in beats)
+    out += _u8(len(st.draws))
+    for pos, s in st.draws:
+        out += bytes((pos, s))
+    out += _cards(st.last_attacks) + _u8(st.last_defender)
+    reason = st.forfeit_reason.encode()
+    out += bytes((st.forfeit & 0xFF, len(reason))) + reason
+    return bytes(out)
+
+
+def state_hash(st: State) -> bytes:
+    return hashlib.sha256(HASH_TAG + encode_state(st)).digest()
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data, self.at = data, 0
+
+    def take(self, fmt: str) -> tuple[int, ...]:
+        size = struct.calcsize(fmt)
+        if self.at + size > len(self.data):
+            raise RuleError("bad-state", "truncated state encoding")
+        values = struct.unpack_from(fmt, self.data, self.at)
+        self.at += size
+        return values
+
+    def u8(self) -> int:
+        return self.take(">B")[0]
+
+    def raw(self, k: int) -> bytes:
+        if self.at + k > len(self.data):
+            raise RuleError("bad-state", "truncated state encoding")
+        out = self.data[self.at:self.at + k]
+        self.at += k
+        return out
+
+    def cards_and_beats(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        k = self.u8()
+        attacks = tuple(self.raw(k))
+        beats = tuple(-1 if b == NONE8 else b for b in self.raw(k))
+        return attacks, beats
+
+
+def _s8(v: int) -> int:
+    return -1 if v == NONE8 else v
+
+
+def decode_state(data: bytes) -> State:
+    """Inverse of encode_state. Checks the structure (and that re-encoding gives the same bytes), not that the
+    state is reachable by legal play."""
+    r = _Reader(data)
+    version, deck_size, players, flags, teams, viewer, phase = r.take(">7B")
+    if version != FORMAT_VERSION or flags > 15 or teams > len(TEAM_KINDS) or phase > OVER:
+        raise RuleError("bad-state", "unknown state format")
+    options = Options(deck_size, players, bool(flags & 1), bool(flags & 2), bool(flags & 4),
+                      None if teams == 0 else TEAM_KINDS[teams - 1], bool(flags & 8))
+    st = State.__new__(State)
+    st.options, st.n, st.viewer, st.phase = options, players, _s8(viewer), phase
+    st.deck = tuple(_s8(c) for c in r.raw(deck_size))
+    valid = 0
+    for deck_card in canonical_deck(deck_size):
+        valid |= 1 << deck_card
+    st.deck_mask = valid
+    st.trump = st.deck[-1]
+    if st.trump < 0 or not valid >> st.trump & 1:
+        raise RuleError("bad-state", "the trump card must be known")
+    st.trump_suit = suit_of(st.trump)
+    st.trump_mask = SUIT_MASK[st.trump_suit]
+    st.team_mask = options.team_masks()
+    st.next_pos = r.u8()
+    hands, unknown, declared, out_at = [], [], [], []
+    for _ in range(players):
+        h, u, d, o = r.take(">QBBH")
+        hands.append(h)
+        unknown.append(u)
+        declared.append(NOT_DECLARED if d == 0xFE else _s8(d))
+        out_at.append(-1 if o == 0xFFFF else o)
+    st.hands, st.unknown, st.declared, st.out_at = tuple(hands), tuple(unknown), tuple(declared), tuple(out_at)
+    st.public, st.hidden, st.discard, st.turn, st.in_game, st.bout = r.take(">QQQBBH")
+    st.opener, st.attacker, st.defender, st.limit = r.take(">4B")
+    st.attacks, st.beats = r.cards_and_beats()
+    table = 0
+    for c in st.attacks + st.beats:
+        if c >= 0:
+            table |= 1 << c
+    st.table = table
+    taken, st.passed, st.shown, st.table_version, defended, st.honest, st.cheats, st.cleared = r.take(">BBQIBBQQ")
+    st.taken, st.defended = bool(taken), bool(defended)
+    plays: list[PlayRecord] = []
+    for _ in range(r.u8()):
+        card, author, attacker, defender, ptaken, passed, shown = r.take(">BBBBBBQ")
+        attacks, beats = r.cards_and_beats()
+        plays.append((card, author, (attacker, defender, bool(ptaken), passed, shown, attacks, beats)))
+    st.plays = tuple(plays)
+    st.draws = tuple((r.u8(), r.u8()) for _ in range(r.u8()))
+    st.last_attacks = tuple(r.raw(r.u8()))
+    st.last_defender = _s8(r.u8())
+    st.forfeit = _s8(r.u8())
+    try:
+        st.forfeit_reason = r.raw(r.u8()).decode()
+    except UnicodeDecodeError as exc:
+        raise RuleError("bad-state", "forfeit reason is not UTF-8") from exc
+    if r.at != len(data) or encode_state(st) != data:
+        raise RuleError("bad-state", "not the canonical encoding of a state")
+    return st

@@ -1,0 +1,564 @@
+"""legal_actions() and apply(): the rules of a bout, drawing, going out, transfers, teams and challenges.
+
+apply() copies the state, runs the action on the copy and returns it; any RuleError is raised before the copy is
+returned, so the caller's state is never touched. Checks run in the order SPEC.md (R-RULES) lists them, so every
+implementation reports the same reason code for the same illegal action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from p2pdurak.cards import rank_of
+from p2pdurak.errors import RuleError
+from p2pdurak.rules.actions import (
+    BEAT,
+    CHALLENGE,
+    DECLARE,
+    DECLARE_NONE,
+    PASS,
+    PLAY,
+    SHOW,
+    TAKE,
+    TRANSFER,
+    Action,
+    Beat,
+    Challenge,
+    Declare,
+    Pass,
+    Play,
+    ShowTrump,
+    Take,
+    Transfer,
+)
+from p2pdurak.rules.options import HAND_SIZE
+from p2pdurak.rules.state import DECLARED_NONE, DECLARING, OVER, PLAYING, Snapshot, State
+from p2pdurak.rules.tables import BEATERS, SAME_RANK, low_bits, ranks_spread
+
+# Actions that count only if their author had seen the newest table change (R-RULES: stale actions).
+STALE_SENSITIVE = (Pass, Take, Transfer, ShowTrump, Challenge)
+
+
+# --- small helpers --------------------------------------------------------------------------------------------
+
+
+def _next_in(n: int, seat: int, mask: int) -> int:
+    """The first seat after `seat` (clockwise) whose bit is in `mask`, or -1."""
+    for k in range(1, n + 1):
+        o = (seat + k) % n
+        if mask >> o & 1:
+            return o
+    return -1
+
+
+def next_opponent(state: State, seat: int) -> int:
+    """The next seat still in the game that is not on `seat`'s team (without teams: the next seat in the game)."""
+    return _next_in(state.n, seat, state.in_game & ~state.team_mask[seat])
+
+
+def _check_card(state: State, card: object) -> int:
+    if type(card) is not int or not 0 <= card < 52 or not state.deck_mask >> card & 1:
+        raise RuleError("bad-card", f"{card!r} is not a card of this deck")
+    return card
+
+
+def _remove_from_hand(st: State, seat: int, card: int) -> None:
+    bit = 1 << card
+    if st.hands[seat] & bit:
+        hands = list(st.hands)
+        hands[seat] ^= bit
+        st.hands = tuple(hands)
+        st.public &= ~bit
+    elif st.unknown[seat] and st.hidden & bit:
+        unknown = list(st.unknown)
+        unknown[seat] -= 1
+        st.unknown = tuple(unknown)
+        st.hidden ^= bit
+    else:
+        raise RuleError("card-not-in-hand", f"seat {seat} does not hold that card")
+
+
+def _make_public(st: State, seat: int, card: int) -> None:
+    """The card is shown from `seat`'s hand: it stays there and everyone now knows it."""
+    bit = 1 << card
+    if not st.hands[seat] & bit:
+        if not (st.unknown[seat] and st.hidden & bit):
+            raise RuleError("card-not-in-hand", f"seat {seat} does not hold that card")
+        hands = list(st.hands)
+        hands[seat] |= bit
+        st.hands = tuple(hands)
+        unknown = list(st.unknown)
+        unknown[seat] -= 1
+        st.unknown = tuple(unknown)
+        st.hidden ^= bit
+    st.public |= bit
+
+
+def _snapshot(st: State) -> Snapshot:
+    return (st.attacker, st.defender, st.taken, st.passed, st.shown, st.attacks, st.beats)
+
+
+def _record_play(st: State, card: int, seat: int, cheat: bool) -> None:
+    st.plays = (*st.plays, (card, seat, _snapshot(st)))
+    if cheat:
+        st.cheats |= 1 << card
+
+
+def _open_bout(st: State, opener: int) -> None:
+    st.opener = st.attacker = opener
+    st.defender = next_opponent(st, opener)
+    st.limit = 5 if st.options.first_bout_five and not st.defended else 6
+    st.attacks = st.beats = ()
+    st.table = st.passed = st.shown = st.cheats = st.cleared = 0
+    st.taken = False
+    st.plays = ()
+
+
+def _alive_teams(st: State) -> int:
+    teams = 0
+    mask = st.in_game
+    for s in range(st.n):
+        if mask >> s & 1:
+            teams |= 1 << st.options.team_of(s)
+    return teams.bit_count()
+
+
+def _at_limit(st: State) -> bool:
+    """No attack card can be added: the bout limit is reached or the unbeaten cards equal the defender's hand."""
+    return len(st.attacks) >= st.limit or st.beats.count(-1) >= st.hand_size(st.defender)
+
+
+def _auto_passed(st: State, seat: int) -> bool:
+    """Outside the cheating variant an attacker with no cards, or facing an attack at its limit, counts as passed."""
+    return st.hand_size(seat) == 0 or _at_limit(st)
+
+
+def _maybe_end_bout(st: State) -> None:
+    if not st.attacks or (not st.taken and -1 in st.beats):
+        return
+    if st.options.cheating:
+        if st.in_game & ~st.passed:
+            return
+    else:
+        waiting = st.in_game & ~st.team_mask[st.defender] & ~st.passed
+        if waiting and not _at_limit(st):
+            for s in range(st.n):
+                if waiting >> s & 1 and st.hand_size(s):
+                    return
+    _end_bout(st)
+
+
+def _end_bout(st: State) -> None:
+    n, defender = st.n, st.defender
+    if st.taken:
+        hands = list(st.hands)
+        hands[defender] |= st.table
+        st.hands = tuple(hands)
+        st.public |= st.table
+    else:
+        st.discard |= st.table
+        st.defended = True
+    st.last_attacks = st.attacks
+    st.last_defender = defender
+    # Draw: the opener, then seat order after the opener, the last defender last.
+    order = [s for k in range(n) if (s := (st.opener + k) % n) != defender and st.in_game >> s & 1]
+    order.append(defender)
+    deck, size = st.deck, len(st.deck)
+    pos = st.next_pos
+    hands = list(st.hands)
+    unknown = list(st.unknown)
+    draws: list[tuple[int, int]] = []
+    for s in order:
+        need = HAND_SIZE - hands[s].bit_count() - unknown[s]
+        while need > 0 and pos < size:
+            card = deck[pos]
+            if card >= 0:
+                hands[s] |= 1 << card
+                if pos == size - 1:
+                    st.public |= 1 << card
+            else:
+                unknown[s] += 1
+            draws.append((pos, s))
+            pos += 1
+            need -= 1
+    st.hands, st.unknown, st.next_pos, st.draws = tuple(hands), tuple(unknown), pos, tuple(draws)
+    bout = st.bout
+    st.bout = bout + 1
+    st.table_version += 1
+    if pos == size:
+        out_at = list(st.out_at)
+        for s in range(n):
+            if st.in_game >> s & 1 and not hands[s] and not unknown[s]:
+                st.in_game &= ~(1 << s)
+                out_at[s] = bout
+        st.out_at = tuple(out_at)
+    finished = st.in_game.bit_count() <= 1 if st.options.teams is None else _alive_teams(st) <= 1
+    if finished:
+        st.phase = OVER
+        st.attacks = st.beats = ()
+        st.table = st.passed = st.shown = st.cheats = st.cleared = 0
+        st.taken = False
+        st.plays = ()
+        return
+    # After a take, or when the defender went out, the next seat in the game opens; else the defender.
+    _open_bout(st, _next_in(n, defender, st.in_game) if st.taken or not st.in_game >> defender & 1 else defender)
+
+
+# --- apply -----------------------------------------------------------------------------------------------------
+
+
+def _declare(st: State, a: Declare) -> None:
+    seat = a.seat
+    if seat != st.turn:
+        raise RuleError("not-your-turn", f"seat {st.turn} declares next")
+    card = a.card
+    if card is None:
+        if st.hands[seat] & st.trump_mask:
+            raise RuleError("false-declaration", "holds a trump")
+        value = DECLARED_NONE
+    else:
+        card = _check_card(st, card)
+        if not st.trump_mask >> card & 1:
+            raise RuleError("not-a-trump", "a declaration shows a trump")
+        if st.hands[seat] & st.trump_mask & low_bits(card):
+            raise RuleError("false-declaration", "holds a lower trump")
+        _make_public(st, seat, card)
+        value = card
+    declared = list(st.declared)
+    declared[seat] = value
+    st.declared = tuple(declared)
+    st.turn = seat + 1
+    if st.turn == st.n:
+        st.phase = PLAYING
+        best = -1
+        for s, d in enumerate(st.declared):
+            if d >= 0 and (best < 0 or d < st.declared[best]):
+                best = s
+        _open_bout(st, best if best >= 0 else 1 % st.n)
+
+
+def _play(st: State, a: Play) -> None:
+    seat = a.seat
+    card = _check_card(st, a.card)
+    cheat = False
+    if st.attacks:
+        if st.team_mask[st.defender] >> seat & 1:
+            raise RuleError("not-attacker", "the defender and its partners do not attack")
+        if len(st.attacks) >= st.limit:
+            raise RuleError("attack-limit", f"at most {st.limit} attack cards in this bout")
+        if st.beats.count(-1) >= st.hand_size(st.defender):
+            raise RuleError("defender-hand-limit", "more unbeaten cards than the defender holds")
+        if not ranks_spread(st.table) >> card & 1:
+            if not st.options.cheating or st.honest >> seat & 1:
+                raise RuleError("rank-not-on-table", "a throw-in needs a rank on the table")
+            cheat = True
+    elif seat != st.opener:
+        raise RuleError("not-your-turn", f"seat {st.opener} opens this bout")
+    if st.options.cheating:
+        _record_play(st, card, seat, cheat)
+    _remove_from_hand(st, seat, card)
+    st.attacks = (*st.attacks, card)
+    st.beats = (*st.beats, -1)
+    st.table |= 1 << card
+    st.passed = 0
+    st.table_version += 1
+    _maybe_end_bout(st)
+
+
+def _defender_checks(st: State, seat: int) -> None:
+    if seat != st.defender:
+        raise RuleError("not-defender", f"seat {st.defender} defends")
+    if st.taken:
+        raise RuleError("already-taken", "the defender has taken")
+    if not st.attacks:
+        raise RuleError("bout-not-open", "no attack card yet")
+
+
+def _beat(st: State, a: Beat) -> None:
+    seat = a.seat
+    _defender_checks(st, seat)
+    index = a.attack_index
+    if type(index) is not int or not 0 <= index < len(st.attacks):
+        raise RuleError("bad-attack-index", f"no attack card {index!r}")
+    if st.beats[index] != -1:
+        raise RuleError("already-beaten", f"attack card {index} is beaten")
+    card = _check_card(st, a.card)
+    cheat = False
+    if not BEATERS[st.trump_suit][st.attacks[index]] >> card & 1:
+        if not st.options.cheating or st.honest >> seat & 1:
+            raise RuleError("does-not-beat", "that card does not beat the attack card")
+        cheat = True
+    if st.options.cheating:
+        _record_play(st, card, seat, cheat)
+    _remove_from_hand(st, seat, card)
+    beats = list(st.beats)
+    beats[index] = card
+    st.beats = tuple(beats)
+    st.table |= 1 << card
+    st.passed = 0
+    st.table_version += 1
+    _maybe_end_bout(st)
+
+
+def _transfer_checks(st: State, seat: int, enabled: bool, what: str) -> None:
+    if not enabled:
+        raise RuleError(f"{what}-disabled", f"this game has no {what}")
+    _defender_checks(st, seat)
+    if st.beats.count(-1) != len(st.beats):
+        raise RuleError("transfer-after-beat", "the defender has beaten a card in this bout")
+
+
+def _transfer(st: State, a: Transfer) -> None:
+    seat = a.seat
+    _transfer_checks(st, seat, st.options.transfer, "transfer")
+    card = _check_card(st, a.card)
+    cheat = False
+    if not SAME_RANK[st.attacks[0]] >> card & 1:
+        if not st.options.cheating or st.honest >> seat & 1:
+            raise RuleError("wrong-rank", "a transfer card has the attack rank")
+        cheat = True
+    target = next_opponent(st, seat)
+    size = len(st.attacks) + 1
+    if size > st.limit:
+        raise RuleError("attack-limit", f"at most {st.limit} attack cards in this bout")
+    if st.hand_size(target) < size:
+        raise RuleError("defender-hand-limit", f"seat {target} holds fewer than {size} cards")
+    if st.options.cheating:
+        _record_play(st, card, seat, cheat)
+    _remove_from_hand(st, seat, card)
+    st.attacks = (*st.attacks, card)
+    st.beats = (*st.beats, -1)
+    st.table |= 1 << card
+    st.attacker, st.defender = seat, target
+    st.passed = 0
+    st.table_version += 1
+
+
+def _show(st: State, a: ShowTrump) -> None:
+    seat = a.seat
+    _transfer_checks(st, seat, st.options.show_trump, "show")
+    card = _check_card(st, a.card)
+    if not st.trump_mask >> card & 1:
+        raise RuleError("not-a-trump", "only a trump can be shown")
+    if rank_of(card) != rank_of(st.attacks[0]):
+        raise RuleError("wrong-rank", "the shown trump has the attack rank")
+    if st.shown >> card & 1:
+        raise RuleError("already-shown", "each card may be shown once per bout")
+    target = next_opponent(st, seat)
+    if st.hand_size(target) < len(st.attacks):
+        raise RuleError("defender-hand-limit", f"seat {target} holds fewer than {len(st.attacks)} cards")
+    _make_public(st, seat, card)
+    st.shown |= 1 << card
+    st.attacker, st.defender = seat, target
+    st.passed = 0
+    st.table_version += 1
+
+
+def _take(st: State, a: Take) -> None:
+    _defender_checks(st, a.seat)
+    if -1 not in st.beats:
+        raise RuleError("nothing-to-take", "every attack card is beaten")
+    st.taken = True
+    st.passed = 0
+    st.table_version += 1
+    _maybe_end_bout(st)
+
+
+def _pass(st: State, a: Pass) -> None:
+    seat = a.seat
+    if not st.attacks:
+        raise RuleError("bout-not-open", "no attack card yet")
+    if st.options.cheating:
+        if st.passed >> seat & 1:
+            raise RuleError("already-passed", "passed since the last table change")
+    else:
+        if st.team_mask[st.defender] >> seat & 1:
+            raise RuleError("not-attacker", "only attackers pass")
+        if st.passed >> seat & 1 or _auto_passed(st, seat):
+            raise RuleError("already-passed", "passed (or counts as passed) since the last table change")
+    st.passed |= 1 << seat
+    _maybe_end_bout(st)
+
+
+def _author(st: State, card: int) -> tuple[int, int]:
+    """(index in plays, author) of a card on the table."""
+    for i, (c, author, _) in enumerate(st.plays):
+        if c == card:
+            return i, author
+    raise AssertionError("a card on the table has a play record")  # pragma: no cover
+
+
+def _challenge(st: State, a: Challenge) -> None:
+    seat = a.seat
+    if not st.options.cheating:
+        raise RuleError("cheating-disabled", "challenges belong to the cheating variant")
+    card = _check_card(st, a.card)
+    if not st.table >> card & 1:
+        raise RuleError("not-on-table", "only a card on the table can be challenged")
+    index, author = _author(st, card)
+    if author == seat:
+        raise RuleError("own-card", "a seat does not challenge its own card")
+    if st.cleared >> card & 1:
+        raise RuleError("already-cleared", "that card was challenged and found honest")
+    if st.cheats >> card & 1:
+        _roll_back(st, index)
+        st.honest |= 1 << author
+    else:
+        st.cleared |= 1 << card
+        st.honest |= 1 << seat
+
+
+def _roll_back(st: State, index: int) -> None:
+    """The bout returns to just before play number `index`; that card and every later one go back, known to all."""
+    returned = st.plays[index:]
+    attacker, defender, taken, passed, shown, attacks, beats = returned[0][2]
+    hands = list(st.hands)
+    for card, author, _ in returned:
+        hands[author] |= 1 << card
+        st.public |= 1 << card
+    st.hands = tuple(hands)
+    st.plays = st.plays[:index]
+    st.attacker, st.defender, st.taken, st.passed, st.shown = attacker, defender, taken, passed, shown
+    st.attacks, st.beats = attacks, beats
+    table = 0
+    for c in attacks:
+        table |= 1 << c
+    for c in beats:
+        if c >= 0:
+            table |= 1 << c
+    st.table = table
+    st.cheats &= table
+    st.cleared &= table
+    st.table_version += 1
+
+
+_HANDLERS: dict[type, Callable[[State, Action], None]] = {
+    Declare: _declare,  # type: ignore[dict-item]
+    Play: _play,  # type: ignore[dict-item]
+    Beat: _beat,  # type: ignore[dict-item]
+    Transfer: _transfer,  # type: ignore[dict-item]
+    ShowTrump: _show,  # type: ignore[dict-item]
+    Take: _take,  # type: ignore[dict-item]
+    Pass: _pass,  # type: ignore[dict-item]
+    Challenge: _challenge,  # type: ignore[dict-item]
+}
+
+
+def apply(state: State, action: Action, seen: int | None = None) -> State:
+    """The state after `action`. `seen`: the table_version the author had seen, checked for passes, takes,
+    transfers, shown trumps and challenges (None: do not check). Raises RuleError; `state` is never changed."""
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise RuleError("bad-action", f"not an action: {action!r}")
+    if state.phase == OVER:
+        raise RuleError("game-over", "the game is over")
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < state.n:
+        raise RuleError("bad-seat", f"no seat {seat!r}")
+    if state.phase == DECLARING:
+        if type(action) is not Declare:
+            raise RuleError("declarations-pending", "the lowest-trump declarations come first")
+    elif type(action) is Declare:
+        raise RuleError("not-declaring", "declarations are over")
+    elif not state.in_game >> seat & 1:
+        raise RuleError("seat-out", f"seat {seat} is out of the game")
+    if seen is not None and seen != state.table_version and isinstance(action, STALE_SENSITIVE):
+        raise RuleError("stale-action", f"seen table version {seen}, now {state.table_version}")
+    new = state.copy()
+    handler(new, action)
+    return new
+
+
+# --- legal actions ---------------------------------------------------------------------------------------------
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def legal_actions(state: State, seat: int | None = None) -> list[Action]:
+    """Every action apply() accepts now from `seat` (None: from every seat), as far as this state knows.
+
+    In a view, a seat with unknown cards may play any card whose place is unknown. Fresh (not stale) passes only.
+    """
+    st = state
+    if st.phase == OVER:
+        return []
+    if st.phase == DECLARING:
+        return _legal_declarations(st) if seat is None or seat == st.turn else []
+    if seat is not None:
+        return _legal_for(st, seat) if 0 <= seat < st.n and st.in_game >> seat & 1 else []
+    out: list[Action] = []
+    for s in range(st.n):
+        if st.in_game >> s & 1:
+            out += _legal_for(st, s)
+    return out
+
+
+def _legal_declarations(st: State) -> list[Action]:
+    seat = st.turn
+    possible = st.hands[seat] | (st.hidden if st.unknown[seat] else 0)
+    trumps = possible & st.trump_mask
+    known_trumps = st.hands[seat] & st.trump_mask
+    out: list[Action] = []
+    if not known_trumps:
+        out.append(DECLARE_NONE[seat])
+    if known_trumps:
+        trumps &= ((known_trumps & -known_trumps) << 1) - 1  # the lowest known trump or a hidden lower one
+    out += [DECLARE[seat][c] for c in _cards(trumps)]
+    return out
+
+
+def _legal_for(st: State, seat: int) -> list[Action]:
+    possible = st.hands[seat] | (st.hidden if st.unknown[seat] else 0)
+    attacks = st.attacks
+    if not attacks:
+        return [PLAY[seat][c] for c in _cards(possible)] if seat == st.opener else []
+    out: list[Action] = []
+    cheating = st.options.cheating
+    may_cheat = cheating and not st.honest >> seat & 1
+    defender = st.defender
+    unbeaten = st.beats.count(-1)
+    if not st.team_mask[defender] >> seat & 1:
+        at_limit = len(attacks) >= st.limit or unbeaten >= st.hand_size(defender)
+        if not at_limit:
+            cands = possible if may_cheat else possible & ranks_spread(st.table)
+            plays = PLAY[seat]
+            out += [plays[c] for c in _cards(cands)]
+        if not cheating and not st.passed >> seat & 1 and not at_limit and possible:
+            out.append(PASS[seat])
+    elif seat == defender and not st.taken:
+        trump_suit = st.trump_suit
+        for i, a in enumerate(attacks):
+            if st.beats[i] == -1:
+                cands = possible if may_cheat else possible & BEATERS[trump_suit][a]
+                beats = BEAT[seat][i]
+                out += [beats[c] for c in _cards(cands)]
+        if unbeaten == len(attacks) and st.options.transfer:
+            target = next_opponent(st, seat)
+            size = st.hand_size(target)
+            rank_cards = SAME_RANK[attacks[0]]
+            if len(attacks) < st.limit and size > len(attacks):
+                cands = possible if may_cheat else possible & rank_cards
+                transfers = TRANSFER[seat]
+                out += [transfers[c] for c in _cards(cands)]
+            if st.options.show_trump and size >= len(attacks):
+                shows = SHOW[seat]
+                out += [shows[c] for c in _cards(possible & rank_cards & st.trump_mask & ~st.shown)]
+        if unbeaten:
+            out.append(TAKE[seat])
+    if cheating:
+        if not st.passed >> seat & 1:
+            out.append(PASS[seat])
+        own = 0
+        for c, author, _ in st.plays:
+            if author == seat:
+                own |= 1 << c
+        challenges = CHALLENGE[seat]
+        out += [challenges[c] for c in _cards(st.table & ~st.cleared & ~own)]
+    return out

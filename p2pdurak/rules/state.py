@@ -1,0 +1,231 @@
+"""The game state: one class for full information and for one seat's point of view.
+
+A hand is a bitmask of the cards known to be in it plus a count of cards unknown to this state. A full-information
+state is simply one where nothing is unknown (`hidden == 0`); a seat's view knows its own cards, the cards that were
+shown to everyone (`public`: declared and shown trumps, cards picked up from the table, cards that went back after a
+challenge, the trump card) and the sizes of the other hands. The deck is kept as positions (card or -1 per position)
+so the protocol can open exactly the positions the engine deals.
+
+States are values: the engine never changes a state it was given (apply() works on a copy), so a state may be kept,
+hashed and compared. Do not assign to the attributes from outside the rules package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pdurak.rules.options import Options
+
+DECLARING, PLAYING, OVER = 0, 1, 2
+PHASE_NAMES = ("declaring", "playing", "over")
+NOT_DECLARED, DECLARED_NONE = -2, -1
+
+# One undo record per card played in a bout of the cheating variant: the bout as it was just before that card.
+# (attacker, defender, taken, passed, shown, attacks, beats)
+Snapshot = tuple[int, int, bool, int, int, tuple[int, ...], tuple[int, ...]]
+PlayRecord = tuple[int, int, Snapshot]  # (card, author, snapshot before it)
+
+
+class State:
+    """See the module docstring. Attribute meanings are fixed by SPEC.md, "3. Rules" (state encoding)."""
+
+    __slots__ = (
+        "attacker",
+        "attacks",
+        "beats",
+        "bout",
+        "cheats",
+        "cleared",
+        "deck",
+        "deck_mask",
+        "declared",
+        "defended",
+        "defender",
+        "discard",
+        "draws",
+        "forfeit",
+        "forfeit_reason",
+        "hands",
+        "hidden",
+        "honest",
+        "in_game",
+        "last_attacks",
+        "last_defender",
+        "limit",
+        "n",
+        "next_pos",
+        "opener",
+        "options",
+        "out_at",
+        "passed",
+        "phase",
+        "plays",
+        "public",
+        "shown",
+        "table",
+        "table_version",
+        "taken",
+        "team_mask",
+        "trump",
+        "trump_mask",
+        "trump_suit",
+        "turn",
+        "unknown",
+        "viewer",
+    )
+
+    options: Options
+    n: int  # number of seats
+    viewer: int  # -1: full information; else the seat whose point of view this is
+    deck: tuple[int, ...]  # card at each deck position, -1 where this state does not know it
+    deck_mask: int
+    next_pos: int  # next stock position to draw; the stock is next_pos..D-1
+    trump: int  # the bottom card (position D-1), open to all
+    trump_suit: int
+    trump_mask: int  # every card of the trump suit
+    team_mask: tuple[int, ...]  # per seat: seats of its team
+    hands: tuple[int, ...]  # per seat: cards known to be in the hand
+    unknown: tuple[int, ...]  # per seat: number of cards in the hand this state does not know
+    public: int  # hand cards known to everyone
+    hidden: int  # cards whose place this state does not know (in unknown hand parts or unopened stock positions)
+    discard: int
+    phase: int
+    declared: tuple[int, ...]  # per seat: NOT_DECLARED, DECLARED_NONE or the declared trump
+    turn: int  # next seat to declare (declaring phase)
+    in_game: int  # seat bitmask
+    out_at: tuple[int, ...]  # per seat: the bout at whose end it went out, -1 while in
+    bout: int  # number of the current bout (0 = first); increases when a bout ends
+    opener: int  # who opened (or is to open) this bout; draws first
+    attacker: int  # the bout's attacker: the opener, or the last seat that transferred / showed a trump
+    defender: int
+    limit: int  # 6, or 5 before the first successful defence with first_bout_five
+    attacks: tuple[int, ...]  # attack cards in the order they were played (index = Beat.attack_index)
+    beats: tuple[int, ...]  # beating card for each attack card, -1 if unbeaten
+    table: int  # every card on the table
+    taken: bool
+    passed: int  # seats that passed since the last table change
+    shown: int  # trumps shown for a transfer in this bout
+    table_version: int  # increases on every table change
+    defended: bool  # a bout has ended in a successful defence in this game
+    honest: int  # seats that must play honestly (cheating variant)
+    cheats: int  # cards on the table that were cheats
+    cleared: int  # cards on the table challenged and found honest
+    plays: tuple[PlayRecord, ...]  # cheating variant: every card of this bout in play order, with its undo record
+    draws: tuple[tuple[int, int], ...]  # (position, seat) in draw order: the initial deal, then the last bout's draw
+    last_attacks: tuple[int, ...]  # attack cards of the last finished bout (pogony)
+    last_defender: int
+    forfeit: int  # seat that lost by forfeit, -1 if none
+    forfeit_reason: str
+
+    def copy(self) -> State:
+        n = State.__new__(State)
+        n.attacker = self.attacker
+        n.attacks = self.attacks
+        n.beats = self.beats
+        n.bout = self.bout
+        n.cheats = self.cheats
+        n.cleared = self.cleared
+        n.declared = self.declared
+        n.deck = self.deck
+        n.deck_mask = self.deck_mask
+        n.defended = self.defended
+        n.defender = self.defender
+        n.discard = self.discard
+        n.draws = self.draws
+        n.forfeit = self.forfeit
+        n.forfeit_reason = self.forfeit_reason
+        n.hands = self.hands
+        n.hidden = self.hidden
+        n.honest = self.honest
+        n.in_game = self.in_game
+        n.last_attacks = self.last_attacks
+        n.last_defender = self.last_defender
+        n.limit = self.limit
+        n.n = self.n
+        n.next_pos = self.next_pos
+        n.opener = self.opener
+        n.options = self.options
+        n.out_at = self.out_at
+        n.passed = self.passed
+        n.phase = self.phase
+        n.plays = self.plays
+        n.public = self.public
+        n.shown = self.shown
+        n.table = self.table
+        n.table_version = self.table_version
+        n.taken = self.taken
+        n.team_mask = self.team_mask
+        n.trump = self.trump
+        n.trump_mask = self.trump_mask
+        n.trump_suit = self.trump_suit
+        n.turn = self.turn
+        n.unknown = self.unknown
+        n.viewer = self.viewer
+        return n
+
+    # --- read-only helpers -------------------------------------------------------------------------------------
+
+    def hand_size(self, seat: int) -> int:
+        return self.hands[seat].bit_count() + self.unknown[seat]
+
+    def stock_size(self) -> int:
+        return len(self.deck) - self.next_pos
+
+    @property
+    def full_information(self) -> bool:
+        return self.hidden == 0
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def unbeaten(self) -> int:
+        return self.beats.count(-1)
+
+    def seats_in_game(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.n) if self.in_game >> s & 1)
+
+    def may_hold(self, seat: int, card: int) -> bool:
+        """Could `card` be in the hand of `seat` as far as this state knows?"""
+        bit = 1 << card
+        return bool(self.hands[seat] & bit) or bool(self.unknown[seat] and self.hidden & bit)
+
+    def encode(self) -> bytes:
+        from p2pdurak.rules.codec import encode_state
+
+        return encode_state(self)
+
+    def digest(self) -> bytes:
+        from p2pdurak.rules.codec import state_hash
+
+        return state_hash(self)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.encode() == other.encode()
+
+    def __hash__(self) -> int:
+        return hash(self.encode())
+
+    def __repr__(self) -> str:
+        from p2pdurak.rules.describe import describe_state
+
+        return f"State({describe_state(self)})"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game ended. Exactly one of: a durak seat, a losing team, a draw (or, with `forfeit`, a forfeit)."""
+
+    durak: int | None  # the losing seat (the forfeiting seat for a forfeit in a game without teams)
+    losing_team: tuple[int, ...] | None  # team games: every seat of the losing team
+    draw: bool
+    pogony: int  # number of sixes on the durak's shoulders (0 = none)
+    out_order: tuple[tuple[int, ...], ...]  # seats that went out, grouped by the bout at whose end they went out
+    forfeit: int | None = None  # seat that lost by forfeit (false declaration, fault found by the audit, abort)
+    forfeit_reason: str = ""
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        if self.losing_team is not None:
+            return self.losing_team
+        return () if self.durak is None else (self.durak,)
