@@ -159,9 +159,9 @@ class HostServer:
             c.wake.set()
 
     def wait_for(self, seats: Iterable[int], timeout: float) -> None:
-        """The game now waits on `seats`: any of them that sends no move within `timeout` seconds is reported once
-        through HostApp.on_silent. Replaces the previous set and restarts every clock; call it after every change
-        of state (a rejected move does not restart a clock)."""
+        """The game now waits on `seats`: any of them that gets no move accepted within `timeout` seconds is
+        reported once through HostApp.on_silent. Replaces the previous set and restarts every clock; call it after
+        every change of state. An accepted move stops its author's clock; a rejected one does not."""
         now = trio.current_time()
         self._deadlines = {s: now + timeout for s in seats}
         self._watch.set()
@@ -434,6 +434,7 @@ class HostServer:
             self._send(conn, m.Reject(message.mid, result.reject))
         else:
             self._send(conn, m.Received(message.mid))
+            self._deadlines.pop(seat, None)  # it spoke; the game side re-arms with wait_for if it still waits
         if result.entries and self.phase == SESSION:
             self.append(result.entries)
 

@@ -8,11 +8,14 @@ from contextlib import asynccontextmanager
 import trio
 
 from p2pdurak.crypto.identity import Identity, verify
+from p2pdurak.net import messages as m
 from p2pdurak.net.api import Ending, NetEvent, SeatInfo, Submission
 from p2pdurak.net.client import Client
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.host import HostServer, listener_port, open_listeners
+from p2pdurak.net.hello import sign_hello
 from p2pdurak.net.links import Invite
+from p2pdurak.net.stream import FramedStream
 
 GAME_ID = bytes(range(16))
 
@@ -144,3 +147,47 @@ async def hosting(
         nursery.start_soon(host.serve, listeners)
         yield host, host.invite("127.0.0.1", listener_port(listeners)), events, nursery
         nursery.cancel_scope.cancel()
+
+
+class RawPeer:
+    """A hand-driven connection, for misbehaving on purpose."""
+
+    def __init__(self, stream: trio.SocketStream, config: NetConfig = FAST) -> None:
+        self.raw = stream
+        self.fs = FramedStream(stream, config)
+
+    @classmethod
+    async def connect(cls, invite: Invite, config: NetConfig = FAST) -> RawPeer:
+        return cls(await trio.open_tcp_stream(invite.host, invite.port), config)
+
+    async def challenge(self) -> m.Challenge:
+        message = m.decode(await self.fs.receive())
+        assert isinstance(message, m.Challenge)
+        return message
+
+    async def hello(self, identity: Identity, name: str = "raw") -> m.Seated:
+        """The honest handshake, up to seated (the caller then misbehaves)."""
+        ch = await self.challenge()
+        mine = b"r" * 32
+        args = (ch.game_id, ch.host_key, ch.challenge, identity.public, mine)
+        await self.fs.send(m.Hello(identity.public, name, mine, sign_hello(identity, b"client", *args)).encode())
+        welcome = m.decode(await self.fs.receive())
+        assert isinstance(welcome, m.Welcome)
+        await self.fs.send(m.Join().encode())
+        seated = m.decode(await self.fs.receive())
+        assert isinstance(seated, m.Seated)
+        return seated
+
+    async def closed_by_peer(self) -> bool:
+        """Read until EOF (discarding frames); True if the other side closed the connection."""
+        with trio.move_on_after(3.0):
+            try:
+                while await self.raw.receive_some(65536):
+                    pass
+            except trio.BrokenResourceError:
+                pass
+            return True
+        return False
+
+    async def aclose(self) -> None:
+        await self.raw.aclose()
