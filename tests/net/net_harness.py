@@ -12,8 +12,8 @@ from p2pdurak.net import messages as m
 from p2pdurak.net.api import Ending, NetEvent, SeatInfo, Submission
 from p2pdurak.net.client import Client
 from p2pdurak.net.config import NetConfig
-from p2pdurak.net.host import HostServer, listener_port, open_listeners
 from p2pdurak.net.hello import sign_hello
+from p2pdurak.net.host import HostServer, listener_port, open_listeners
 from p2pdurak.net.links import Invite
 from p2pdurak.net.stream import FramedStream
 

@@ -26,13 +26,19 @@ async def _playing(invite: Invite, nursery: trio.Nursery, n: int = 2) -> list[Se
     return seats
 
 
+async def _drip(peer: RawPeer, data: bytes, delay: float) -> None:
+    for i in range(len(data)):
+        await peer.raw.send_all(data[i : i + 1])
+        await trio.sleep(delay)
+
+
 async def _still_playing(seats: list[Seat], count: int) -> None:
     seats[0].client.send_move(b"after %d" % count)
     await until(lambda: all(len(s.app.entries) == count + 1 for s in seats))
 
 
 async def test_garbage_oversize_drip_and_silence_drop_only_that_connection() -> None:
-    async with hosting(seats=2) as (host, invite, events, nursery):
+    async with hosting(seats=2) as (_host, invite, events, nursery):
         seats = await _playing(invite, nursery)
         attacks: list[tuple[str, bytes, float]] = [
             ("frame-too-large", b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 0.0),  # "GET " announces 1.2 GB
@@ -48,13 +54,7 @@ async def test_garbage_oversize_drip_and_silence_drop_only_that_connection() -> 
             await peer.challenge()
             if drip:
                 async with trio.open_nursery() as inner:
-
-                    async def drip_bytes(data: bytes = data) -> None:
-                        for i in range(len(data)):
-                            await peer.raw.send_all(data[i : i + 1])
-                            await trio.sleep(drip)
-
-                    inner.start_soon(drip_bytes)
+                    inner.start_soon(_drip, peer, data, drip)
                     await _still_playing(seats, count)  # others are served while the drip goes on
                     assert await peer.closed_by_peer()
                     inner.cancel_scope.cancel()
