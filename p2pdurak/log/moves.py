@@ -59,9 +59,7 @@ class VerifiedReject:
     encoded: bytes
 
 
-def sign_reject(
-    host: Identity, genesis_hash: bytes, author: int, counter: int, move_hash: bytes, reason: str
-) -> bytes:
+def sign_reject(host: Identity, genesis_hash: bytes, author: int, counter: int, move_hash: bytes, reason: str) -> bytes:
     try:
         data = encode(RejectData(genesis_hash, author, counter, move_hash, reason))
         return encode(Reject(data, host.sign("reject", data)))

@@ -34,8 +34,7 @@ class EncodeError(LocalError):
 
 
 def _check_encodable(value: object, depth: int) -> None:
-    if depth > MAX_DEPTH:
-        raise EncodeError("too-deep", "arrays nest too deep")
+    """`depth` counts the arrays around `value`."""
     if value is None or type(value) is bool or type(value) is bytes or type(value) is str:
         return
     if type(value) is int:
@@ -43,6 +42,8 @@ def _check_encodable(value: object, depth: int) -> None:
             raise EncodeError("bad-value", f"integer {value} outside 0..2**64-1")
         return
     if type(value) is list or type(value) is tuple:
+        if depth + 1 > MAX_DEPTH:
+            raise EncodeError("too-deep", f"arrays nest deeper than {MAX_DEPTH}")
         for item in value:
             _check_encodable(item, depth + 1)
         return
