@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import G, N, SeededRng, base_mul
 from p2pdurak.crypto.shuffle_lincomb import lincomb, point_sum
 from p2pdurak.crypto.shuffle_proof import (
     ShuffleProof,
+    ShuffleProofError,
     generators,
     product_base,
     prove_shuffle,
@@ -39,6 +42,19 @@ def test_honest_shuffle_verifies(d: int) -> None:
     assert again == proof
     assert ShuffleProof.from_parts(proof.to_parts(), seat=4) == proof
     verify_shuffle(CTX, st.inputs, st.outputs, st.S, again)
+
+
+@settings(max_examples=40)
+@given(d=st.integers(2, 10), seed=st.binary(min_size=1, max_size=8), seat=st.integers(0, 255))
+def test_any_honest_shuffle_verifies_and_only_for_its_seat(d: int, seed: bytes, seat: int) -> None:
+    rng = SeededRng(seed)
+    stm = random_statement(d, rng)
+    ctx = ProofContext(bytes(32), seat, "shuffle")
+    proof = prove_shuffle(ctx, stm.inputs, stm.outputs, stm.S, stm.s, stm.perm, rng)
+    verify_shuffle(ctx, stm.inputs, stm.outputs, stm.S, ShuffleProof.from_bytes(proof.to_bytes(), seat))
+    with pytest.raises(ShuffleProofError) as info:
+        verify_shuffle(ProofContext(bytes(32), (seat + 1) % 256, "shuffle"), stm.inputs, stm.outputs, stm.S, proof)
+    assert info.value.seat == (seat + 1) % 256
 
 
 @pytest.mark.parametrize("kind", ["identity", "reverse", "rotate"])

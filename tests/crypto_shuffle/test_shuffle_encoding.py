@@ -42,7 +42,7 @@ def test_the_fixture_verifies() -> None:
     _check(_fixture()[1])
 
 
-@settings(max_examples=150)
+@settings(max_examples=300)
 @given(index=st.integers(0, 130 * D + 159), mask=st.integers(1, 255))
 def test_any_byte_change_is_rejected(index: int, mask: int) -> None:
     data = bytearray(_fixture()[1])
@@ -50,7 +50,7 @@ def test_any_byte_change_is_rejected(index: int, mask: int) -> None:
     _assert_rejected(bytes(data))
 
 
-@settings(max_examples=80)
+@settings(max_examples=150)
 @given(a=st.integers(0, 4 * D + 4), b=st.integers(0, 4 * D + 4))
 def test_any_swap_of_two_fields_is_rejected(a: int, b: int) -> None:
     parts = ShuffleProof.from_bytes(_fixture()[1]).to_parts()
