@@ -1,0 +1,73 @@
+"""A seat the game waits on that stays silent is reported; a seat that does not sign the genesis aborts the game."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.net.host import SESSION
+from tests.net.net_harness import FAST, ListSequencer, RawPeer, Seat, hosting, until
+
+
+async def test_a_silent_seat_is_reported_once_and_the_abort_reaches_everyone() -> None:
+    app = ListSequencer()
+    async with hosting(app, seats=3) as (host, invite, events, nursery):
+        seats = [Seat(invite, f"p{i}") for i in range(3)]
+        for s in seats:
+            nursery.start_soon(s.run)
+            await until(lambda: s.client.seat is not None)  # noqa: B023
+        await until(lambda: all(s.client.has_genesis for s in seats))
+        host.wait_for([0, 2], 0.3)
+        seats[0].client.send_move(b"bad but quick")  # a rejected move does not stop the clock
+        seats[2].client.send_move(b"in time")  # an accepted one does
+        await until(lambda: app.silent != [])
+        assert app.silent == [0]
+        await until(lambda: all(s.app.entries[-1:] == [b"abort:\x00"] for s in seats))
+        assert [e.seat for e in events if e.kind == "silent"] == [0]
+        assert seats[0].app.rejects == [b"rejected:bad but quick"]
+
+
+async def test_wait_for_restarts_the_clocks() -> None:
+    app = ListSequencer()
+    async with hosting(app, seats=2) as (host, invite, _events, nursery):
+        seats = [Seat(invite, f"p{i}") for i in range(2)]
+        for s in seats:
+            nursery.start_soon(s.run)
+            await until(lambda: s.client.seat is not None)  # noqa: B023
+        await until(lambda: all(s.client.has_genesis for s in seats))
+        host.wait_for([1], 0.2)
+        seats[1].client.send_move(b"one")
+        await until(lambda: len(host.entries) == 1)
+        host.wait_for([0], 0.2)  # the game now waits on seat 0 only
+        await until(lambda: app.silent != [])
+        assert app.silent == [0]
+
+
+async def test_a_seat_that_does_not_sign_the_genesis_aborts_the_game_naming_it() -> None:
+    async with hosting(seats=3, config=replace(FAST, genesis_timeout=0.3)) as (host, invite, events, nursery):
+        a = Seat(invite, "a")
+        nursery.start_soon(a.run)
+        await until(lambda: a.client.seat is not None)
+        mute = await RawPeer.connect(invite)
+        assert (await mute.hello(Identity.generate())).seat == 1  # joins, then never signs
+        c = Seat(invite, "c")
+        nursery.start_soon(c.run)
+        await until(lambda: a.ending is not None and c.ending is not None, timeout=10)
+        for s in (a, c):
+            assert s.ending is not None
+            assert (s.ending.kind, s.ending.reason, s.ending.seat) == ("abort", "silent-seat", 1)
+        assert host.phase == "closed" and host.signed_genesis is None
+        assert [e.seat for e in events if e.kind == "aborted"] == [1]
+
+
+async def test_a_bad_genesis_signature_aborts_naming_the_seat() -> None:
+    async with hosting(seats=2) as (host, invite, _events, nursery):
+        honest, forger = Seat(invite, "honest"), Seat(invite, "forger", forge_genesis=True)
+        nursery.start_soon(honest.run)
+        await until(lambda: honest.client.seat is not None)
+        nursery.start_soon(forger.run)
+        await until(lambda: honest.ending is not None and forger.ending is not None)
+        assert honest.ending == forger.ending
+        assert honest.ending is not None and honest.ending.kind == "abort"
+        assert (honest.ending.reason, honest.ending.seat) == ("bad-signature", 1)
+        assert host.phase != SESSION
