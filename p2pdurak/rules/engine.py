@@ -134,17 +134,20 @@ def _auto_passed(st: State, seat: int) -> bool:
 
 
 def _maybe_end_bout(st: State) -> None:
-    if not st.attacks or (not st.taken and -1 in st.beats):
+    """End the bout if every attacker has passed (cheating variant: every seat) and the table is beaten or taken."""
+    if not st.taken and -1 in st.beats or not st.attacks:
         return
     if st.options.cheating:
         if st.in_game & ~st.passed:
             return
     else:
         waiting = st.in_game & ~st.team_mask[st.defender] & ~st.passed
-        if waiting and not _at_limit(st):
-            for s in range(st.n):
-                if waiting >> s & 1 and st.hand_size(s):
-                    return
+        if waiting:
+            hands, unknown, defender = st.hands, st.unknown, st.defender
+            if len(st.attacks) < st.limit and st.beats.count(-1) < hands[defender].bit_count() + unknown[defender]:
+                for s in range(st.n):
+                    if waiting >> s & 1 and (hands[s] or unknown[s]):
+                        return
     _end_bout(st)
 
 
@@ -482,21 +485,102 @@ def _cards(mask: int) -> list[int]:
 
 
 def legal_actions(state: State, seat: int | None = None) -> list[Action]:
-    """Every action apply() accepts now from `seat` (None: from every seat), as far as this state knows.
-
-    In a view, a seat with unknown cards may play any card whose place is unknown. Fresh (not stale) passes only.
-    """
+    """Every action apply() accepts now from `seat` (None: from every seat, in seat order), as far as this state
+    knows. In a view, a seat with unknown cards may play any card whose place is unknown."""
     st = state
     if st.phase == OVER:
         return []
     if st.phase == DECLARING:
         return _legal_declarations(st) if seat is None or seat == st.turn else []
-    if seat is not None:
-        return _legal_for(st, seat) if 0 <= seat < st.n and st.in_game >> seat & 1 else []
+    if seat is None:
+        seats = st.in_game
+    elif type(seat) is int and 0 <= seat < st.n:
+        seats = st.in_game & (1 << seat)
+    else:
+        return []
+    if not st.attacks:
+        opener = st.opener
+        if not seats >> opener & 1:
+            return []
+        possible = st.hands[opener] | (st.hidden if st.unknown[opener] else 0)
+        plays = PLAY[opener]
+        return [plays[c] for c in _cards(possible)]
     out: list[Action] = []
+    append = out.append
+    row: tuple[Action, ...]
+    options = st.options
+    cheating = options.cheating
+    attacks, beats = st.attacks, st.beats
+    defender = st.defender
+    hands, unknown, hidden = st.hands, st.unknown, st.hidden
+    defending_team = st.team_mask[defender]
+    unbeaten = beats.count(-1)
+    at_limit = len(attacks) >= st.limit or unbeaten >= hands[defender].bit_count() + unknown[defender]
+    throwable = ranks_spread(st.table)
+    own: list[int] = []
+    if cheating:
+        own = [0] * st.n
+        for c, author, _ in st.plays:
+            own[author] |= 1 << c
     for s in range(st.n):
-        if st.in_game >> s & 1:
-            out += _legal_for(st, s)
+        if not seats >> s & 1:
+            continue
+        possible = hands[s] | (hidden if unknown[s] else 0)
+        may_cheat = cheating and not st.honest >> s & 1
+        if not defending_team >> s & 1:
+            if not at_limit:
+                cands = possible if may_cheat else possible & throwable
+                if cands:
+                    row = PLAY[s]
+                    while cands:
+                        low = cands & -cands
+                        append(row[low.bit_length() - 1])
+                        cands ^= low
+                if not cheating and possible and not st.passed >> s & 1:
+                    append(PASS[s])
+        elif s == defender and not st.taken:
+            trump_suit = st.trump_suit
+            for i, a in enumerate(attacks):
+                if beats[i] == -1:
+                    cands = possible if may_cheat else possible & BEATERS[trump_suit][a]
+                    if cands:
+                        row = BEAT[s][i]
+                        while cands:
+                            low = cands & -cands
+                            append(row[low.bit_length() - 1])
+                            cands ^= low
+            if unbeaten == len(attacks) and options.transfer:
+                target = next_opponent(st, s)
+                size = hands[target].bit_count() + unknown[target]
+                rank_cards = SAME_RANK[attacks[0]]
+                if len(attacks) < st.limit and size > len(attacks):
+                    cands = possible if may_cheat else possible & rank_cards
+                    if cands:
+                        row = TRANSFER[s]
+                        while cands:
+                            low = cands & -cands
+                            append(row[low.bit_length() - 1])
+                            cands ^= low
+                if options.show_trump and size >= len(attacks):
+                    cands = possible & rank_cards & st.trump_mask & ~st.shown
+                    if cands:
+                        row = SHOW[s]
+                        while cands:
+                            low = cands & -cands
+                            append(row[low.bit_length() - 1])
+                            cands ^= low
+            if unbeaten:
+                append(TAKE[s])
+        if cheating:
+            if not st.passed >> s & 1:
+                append(PASS[s])
+            cands = st.table & ~st.cleared & ~own[s]
+            if cands:
+                row = CHALLENGE[s]
+                while cands:
+                    low = cands & -cands
+                    append(row[low.bit_length() - 1])
+                    cands ^= low
     return out
 
 
@@ -506,59 +590,9 @@ def _legal_declarations(st: State) -> list[Action]:
     trumps = possible & st.trump_mask
     known_trumps = st.hands[seat] & st.trump_mask
     out: list[Action] = []
-    if not known_trumps:
-        out.append(DECLARE_NONE[seat])
     if known_trumps:
         trumps &= ((known_trumps & -known_trumps) << 1) - 1  # the lowest known trump or a hidden lower one
+    else:
+        out.append(DECLARE_NONE[seat])
     out += [DECLARE[seat][c] for c in _cards(trumps)]
-    return out
-
-
-def _legal_for(st: State, seat: int) -> list[Action]:
-    possible = st.hands[seat] | (st.hidden if st.unknown[seat] else 0)
-    attacks = st.attacks
-    if not attacks:
-        return [PLAY[seat][c] for c in _cards(possible)] if seat == st.opener else []
-    out: list[Action] = []
-    cheating = st.options.cheating
-    may_cheat = cheating and not st.honest >> seat & 1
-    defender = st.defender
-    unbeaten = st.beats.count(-1)
-    if not st.team_mask[defender] >> seat & 1:
-        at_limit = len(attacks) >= st.limit or unbeaten >= st.hand_size(defender)
-        if not at_limit:
-            cands = possible if may_cheat else possible & ranks_spread(st.table)
-            plays = PLAY[seat]
-            out += [plays[c] for c in _cards(cands)]
-        if not cheating and not st.passed >> seat & 1 and not at_limit and possible:
-            out.append(PASS[seat])
-    elif seat == defender and not st.taken:
-        trump_suit = st.trump_suit
-        for i, a in enumerate(attacks):
-            if st.beats[i] == -1:
-                cands = possible if may_cheat else possible & BEATERS[trump_suit][a]
-                beats = BEAT[seat][i]
-                out += [beats[c] for c in _cards(cands)]
-        if unbeaten == len(attacks) and st.options.transfer:
-            target = next_opponent(st, seat)
-            size = st.hand_size(target)
-            rank_cards = SAME_RANK[attacks[0]]
-            if len(attacks) < st.limit and size > len(attacks):
-                cands = possible if may_cheat else possible & rank_cards
-                transfers = TRANSFER[seat]
-                out += [transfers[c] for c in _cards(cands)]
-            if st.options.show_trump and size >= len(attacks):
-                shows = SHOW[seat]
-                out += [shows[c] for c in _cards(possible & rank_cards & st.trump_mask & ~st.shown)]
-        if unbeaten:
-            out.append(TAKE[seat])
-    if cheating:
-        if not st.passed >> seat & 1:
-            out.append(PASS[seat])
-        own = 0
-        for c, author, _ in st.plays:
-            if author == seat:
-                own |= 1 << c
-        challenges = CHALLENGE[seat]
-        out += [challenges[c] for c in _cards(st.table & ~st.cleared & ~own)]
     return out
