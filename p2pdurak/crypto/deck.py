@@ -226,7 +226,7 @@ def _check_audit(t: DeckTranscript, msg: AuditMsg) -> None:
             raise MissingReveal("incomplete-audit", "an audit publishes exactly the unpublished keys", seat=seat)
         _check_keys(t, seat, msg.keys)
     elif msg.keys:
-        raise DeckFault("bad-encoding", "a seat that never locked has no keys", seat=seat)
+        raise DeckFault("incomplete-audit", "a seat that never locked has no keys to publish", seat=seat)
 
 
 def _with_keys(t: DeckTranscript, seat: int, keys: tuple[tuple[int, int], ...]) -> tuple[tuple[int | None, ...], ...]:

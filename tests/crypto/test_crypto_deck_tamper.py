@@ -246,6 +246,10 @@ def test_audit_of_a_seat_that_never_shuffled_is_refused() -> None:
     t = before(table, 1)
     sec = table.secrets[1]
     rejected(t, AuditMsg(1, sec.shuffle_secret, ()), "out-of-turn", 1)
+    unlocked = before(table, 4)  # every shuffle and seat 0's lock: seat 2 never locked, so it owes no keys
+    sec2 = table.secrets[2]
+    rejected(unlocked, AuditMsg(2, sec2.shuffle_secret, ((0, sec2.lock_keys[0]),)), "incomplete-audit", 2)
+    assert dp.apply(unlocked, AuditMsg(2, sec2.shuffle_secret, ())).secrets[2] == sec2.shuffle_secret
 
 
 def test_faults_are_deck_faults_or_group_errors() -> None:
