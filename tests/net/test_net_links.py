@@ -98,7 +98,7 @@ def test_parse_never_crashes(text: str) -> None:
 def test_table_code() -> None:
     code = table_code(bytes(32))
     digest = hashlib.sha256(b"p2pdurak/v1/table-code\x00" + bytes(32)).digest()
-    spelled = base64.b32encode(digest).decode().lower()  # SPEC.md R-NET-41: the first 12 characters, 4-4-4
+    spelled = base64.b32encode(digest).decode().lower()  # SPEC.md R-NET-23: the first 12 characters, 4-4-4
     assert code == f"{spelled[0:4]}-{spelled[4:8]}-{spelled[8:12]}"
     assert all(c in "abcdefghijklmnopqrstuvwxyz234567-" for c in code)
     assert code == table_code(bytes(32))
