@@ -16,7 +16,7 @@ from p2pdurak.crypto import dleq, shuffle_link
 from p2pdurak.crypto.cardpoints import card_of_point, card_points
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.deck_errors import DeckFault, DeckUsageError, KeyFault, MissingReveal, NotACard
-from p2pdurak.crypto.deck_messages import AuditMsg, DeckMsg, LockMsg, RevealMsg, ShuffleMsg
+from p2pdurak.crypto.deck_messages import AuditMsg, DeckMsg, LockMsg, RevealMsg, ShuffleMsg, decode
 from p2pdurak.crypto.group import G, N, Point, Rng, base_mul
 from p2pdurak.crypto.secrets_store import SeatSecrets
 
@@ -261,6 +261,20 @@ def apply(t: DeckTranscript, msg: DeckMsg) -> DeckTranscript:
         return replace(t, revealed=_with_keys(t, msg.seat, msg.keys))
     secrets = (*t.secrets[:msg.seat], msg.shuffle_secret, *t.secrets[msg.seat + 1:])
     return replace(t, revealed=_with_keys(t, msg.seat, msg.keys), secrets=secrets)
+
+
+def receive(t: DeckTranscript, seat: int, body: bytes) -> tuple[DeckTranscript, DeckMsg]:
+    """Decode a body written by `seat` (the author of the signed move that carries it) and apply it."""
+    msg = decode(body, seat, t.params.size)
+    return apply(t, msg), msg
+
+
+def replay(params: DeckParams, bodies: Iterable[tuple[int, bytes]]) -> DeckTranscript:
+    """What a restarted peer or an outside verifier does with the log: every (author, body) in log order."""
+    t = DeckTranscript.start(params)
+    for seat, body in bodies:
+        t, _ = receive(t, seat, body)
+    return t
 
 
 # ----------------------------------------------------------------- dealing and opening

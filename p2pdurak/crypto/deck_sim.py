@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from p2pdurak.crypto import deck
 from p2pdurak.crypto.deck import DeckParams, DeckTranscript
-from p2pdurak.crypto.deck_messages import LockMsg, ShuffleMsg, decode
+from p2pdurak.crypto.deck_messages import LockMsg, ShuffleMsg
 from p2pdurak.crypto.group import Rng
 from p2pdurak.crypto.secrets_store import SeatSecrets
 
@@ -30,16 +30,11 @@ class Table:
     bodies: tuple[tuple[int, bytes], ...]  # (author seat, message body) in log order
 
 
-def replay(params: DeckParams, bodies: Sequence[tuple[int, bytes]]) -> DeckTranscript:
-    """What any peer or outside verifier does with the log: decode and apply every body in order."""
-    t = DeckTranscript.start(params)
-    for seat, body in bodies:
-        t = deck.apply(t, decode(body, seat, params.size))
-    return t
+replay = deck.replay
 
 
 def _send(table: Table, seat: int, body: bytes) -> Table:
-    t = deck.apply(table.transcript, decode(body, seat, table.transcript.params.size))
+    t, _ = deck.receive(table.transcript, seat, body)
     return Table(t, table.secrets, (*table.bodies, (seat, body)))
 
 

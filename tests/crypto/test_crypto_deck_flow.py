@@ -1,6 +1,8 @@
 """Complete honest setups and deals for every table size and deck: what every seat and an outsider can see."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2pdurak.cards import deck
 from p2pdurak.crypto import deck as dp
@@ -8,8 +10,8 @@ from p2pdurak.crypto import deck_sim
 from p2pdurak.crypto.audit import audit, missing_audits
 from p2pdurak.crypto.cardpoints import card_of_point, card_points
 from p2pdurak.crypto.deck_errors import DeckUsageError
-from p2pdurak.crypto.group import N
-from tests.crypto.deck_fixtures import dealt_table, locked_table
+from p2pdurak.crypto.group import N, SeededRng
+from tests.crypto.deck_fixtures import dealt_table, locked_table, make_params
 
 CONFIGS = [(n, 24) for n in range(2, 5)] + [(n, k) for k in (36, 52) for n in range(2, 7)]
 
@@ -125,3 +127,17 @@ def test_abort_audit_before_every_seat_has_locked() -> None:
     report = audit(t)
     assert report.fault is None
     assert sorted(c for c in report.cards if c is not None) == list(deck(36))
+
+
+@settings(max_examples=8)
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 4), kind=st.sampled_from([24, 36]))
+def test_any_seeds_deal_a_permutation_of_the_deck(seed: int, seats: int, kind: int) -> None:
+    params = make_params(seats, kind, game=f"prop-{seed}")
+    table = deck_sim.setup(params, [SeededRng(f"{seed}-{j}") for j in range(seats)])
+    hands = deck_sim.deal_positions(seats)
+    table = deck_sim.deal(deck_sim.open_trump(table), hands)
+    held = {p: dp.holder_card(table.transcript, table.secrets[s], p) for s, ps in enumerate(hands) for p in ps}
+    report = audit(deck_sim.audit_all(table).transcript)
+    assert report.fault is None
+    assert sorted(c for c in report.cards if c is not None) == list(deck(kind))
+    assert all(report.cards[p] == c for p, c in held.items())
