@@ -8,7 +8,8 @@ from p2pdurak.errors import LocalError, PeerFault
 class DeckFault(PeerFault):
     """A deck-protocol message or step that breaks SPEC.md section 4.
 
-    Reasons: bad-encoding, out-of-turn, duplicate-point, bad-shuffle-key, early-reveal, repeated-reveal.
+    Reasons: bad-encoding, out-of-turn, duplicate-point, bad-shuffle-key, early-reveal, repeated-reveal,
+    incomplete-audit (keys from a seat that never locked). SPEC.md 4.9 lists who is at fault for each.
     (Invalid points and scalars raise `GroupError`, reasons invalid-point / invalid-scalar, also naming the seat.)
     """
 
@@ -22,7 +23,7 @@ class KeyFault(DeckFault):
 
 
 class MissingReveal(DeckFault):
-    """A seat that has not published a key it owes (reasons: missing-key, incomplete-audit)."""
+    """A seat that has not published a key it owes (reasons: missing-key, missing-audit, incomplete-audit)."""
 
 
 class AuditFault(DeckFault):
@@ -37,5 +38,5 @@ class NotACard(DeckFault):
 
 
 class DeckUsageError(LocalError):
-    """This process asked the deck protocol for something out of order (reasons: not-your-turn, not-open,
-    bad-position, bad-secrets)."""
+    """This process asked the deck protocol for something out of order (reasons: not-your-turn, not-locked,
+    not-open, bad-position, bad-secrets, bad-params, bad-seat, audit-incomplete)."""
