@@ -244,14 +244,18 @@ def render(width: int, bullet: str = "•") -> list[Text]:
     from rich.text import Text
 
     _ = i18n.gettext
-    lines: list[Text] = [Text(_(TITLE), style="bold"), Text("")]
+
+    def heading(text: str, style: str) -> list[Text]:
+        return [Text(t, style=style) for t in textwrap.wrap(text, width)]
+
+    lines = [*heading(_(TITLE), "bold"), Text("")]
     lines += [Text(t) for t in textwrap.wrap(_(INTRO), width)]
     for section in SECTIONS:
-        lines += [Text(""), Text(_(section.title), style="bold underline")]
+        lines += [Text(""), *heading(_(section.title), "bold underline")]
         for paragraph in section.paragraphs:
             wrapped = textwrap.wrap(_(paragraph), width, initial_indent=bullet + " ", subsequent_indent="  ")
             lines += [Text(t) for t in wrapped]
-    lines += [Text(""), Text(_(VOCABULARY_TITLE), style="bold underline")]
+    lines += [Text(""), *heading(_(VOCABULARY_TITLE), "bold underline")]
     terms = [(_(term), _(meaning)) for term, meaning in VOCABULARY]
     column = max(len(term) for term, _m in terms) + 2
     for term, meaning in terms:
