@@ -124,7 +124,7 @@ LABEL_SCORE = N_("Score")
 LABEL_TIMES_DURAK = NP_("durak {n} time", "durak {n} times")
 LABEL_GAME_OF_MATCH = N_("Game {number}")
 LABEL_BOUT = N_("Bout {number}")
-LABEL_ATTACK_LIMIT = N_("Attack: {cards} of at most {limit} cards")
+LABEL_ATTACK_LIMIT = N_("Attack cards: {cards} of {limit}")
 LABEL_UNBEATEN = N_("not beaten yet")
 LABEL_SHOWN_CARDS = N_("Known cards: {cards}")
 LABEL_OPTIONS = N_("Options")
@@ -180,7 +180,7 @@ RESULT_GAME_OVER = N_("Game over.")
 RESULT_ABORTED = N_("The game was aborted: {reason}")
 RESULT_FAULT = N_("{player} broke the protocol ({reason}) and loses the game.")
 RESULT_HOST_ACCUSED = N_("The host did not pass on a move in time; the game was stopped.")
-RESULT_MATCH_SCORE = N_("Match after {games}: {score}")
+RESULT_MATCH_SCORE = NP_("Score after {n} game: {score}", "Score after {n} games: {score}")
 
 # ------------------------------------------------------------------------------------- refusals of illegal moves
 
