@@ -1,7 +1,7 @@
 """Exact bytes of the deck messages and of the seat secrets: round trips and strict decoding."""
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pdurak.crypto import deck as dp
@@ -112,3 +112,18 @@ def test_corrupt_secrets_are_refused_not_crashed(noise: bytes, at: int, flip: in
         SeatSecrets.from_bytes(bytes(data))
     except DeckUsageError as exc:
         assert exc.reason == "bad-secrets"
+
+
+@settings(max_examples=25)
+@given(st.data())
+def test_a_flipped_byte_in_any_message_is_rejected_and_blamed_on_its_author(data: st.DataObject) -> None:
+    table = dealt_table(2, 24, proofs=True)
+    index = data.draw(st.integers(0, len(table.bodies) - 1))
+    seat, body = table.bodies[index]
+    at = data.draw(st.integers(0, len(body) - 1))
+    flip = data.draw(st.integers(1, 255))
+    bad = body[:at] + bytes((body[at] ^ flip,)) + body[at + 1:]
+    t = dp.replay(table.transcript.params, table.bodies[:index])
+    with pytest.raises(PeerFault) as err:
+        dp.receive(t, seat, bad)
+    assert err.value.seat == seat

@@ -1,5 +1,6 @@
 """The conformance vectors in protocol/vectors/crypto-*.json, checked case by case against the implementation."""
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from p2pdurak.crypto.deck import DeckParams
 from p2pdurak.crypto.deck_errors import NotACard
 from p2pdurak.crypto.deck_messages import RevealMsg, decode
 from p2pdurak.crypto.dleq import DleqProof
-from p2pdurak.crypto.group import Point, base_mul, hash_to_point, scalar_from_bytes
+from p2pdurak.crypto.group import N, Point, base_mul, hash_to_point, scalar_from_bytes
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, PeerFault
 
@@ -159,3 +160,24 @@ def test_audit_vectors() -> None:
         else:
             assert report.fault is not None
             assert (report.fault.reason, report.fault.seat) == (case["reason"], case["faultSeat"])
+
+
+def _spec_hash_to_scalar(tag: bytes, parts: list[bytes]) -> int:
+    """R-GRP-3 written out again, independently of the implementation."""
+    data = len(tag).to_bytes(4, "big") + tag + b"".join(len(p).to_bytes(4, "big") + p for p in parts)
+    return int.from_bytes(hashlib.sha256(data).digest(), "big") % N
+
+
+def test_valid_dleq_vectors_follow_the_spec_formula() -> None:
+    """R-MP-13 from the SPEC text: A' = z*x - c*y, B' = z*S - c*K, c == Hs(tag; ctx, u8 i, x, y, S, K, A', B')."""
+    for case in load("crypto-dleq.json")["testGroups"][0]["tests"]:
+        if case["result"] != "valid":
+            continue
+        x, y, s, k = (Point.from_bytes(bytes.fromhex(case[f])) for f in ("x", "y", "S", "K"))
+        proof = bytes.fromhex(case["proof"])
+        c, z = int.from_bytes(proof[:32], "big"), int.from_bytes(proof[32:], "big")
+        a = x * z - y * c
+        b = s * z - k * c
+        parts = [bytes.fromhex(case["context"]), bytes((case["position"],)),
+                 *(p.to_bytes() for p in (x, y, s, k, a, b))]
+        assert _spec_hash_to_scalar(b"p2pdurak/v1/dleq-lock", parts) == c
