@@ -15,6 +15,7 @@ TOPICS: dict[str, str] = {
     "rules": "p2pdurak.bench.rules",
     "setup": "p2pdurak.bench.setup",
     "shuffle": "p2pdurak.crypto.shuffle_bench",
+    "net": "p2pdurak.net.bench",
 }
 
 

@@ -227,17 +227,20 @@ class Client:
     def _next_frame(self) -> bytes | None:
         if self._outbox:
             return self._outbox.popleft()
-        for mid, move in self._pending:
-            if mid > self._sent_mid:
-                self._sent_mid = mid
-                return m.Move(mid, move).encode()
+        if self._pending and self._pending[-1][0] > self._sent_mid:
+            for mid, move in self._pending:  # the unsent ones are at the end; the kept ones are few
+                if mid > self._sent_mid:
+                    self._sent_mid = mid
+                    return m.Move(mid, move).encode()
         return None
 
     async def _writer(self, fs: FramedStream) -> Ending:
         while True:
-            frame = self._next_frame()
-            if frame is not None:
-                await fs.send(frame)
+            batch: list[bytes] = []
+            while len(batch) < 64 and (frame := self._next_frame()) is not None:
+                batch.append(frame)
+            if batch:
+                await fs.send_many(batch)
                 continue
             if self._leaving:
                 await fs.send(m.Bye("leaving").encode())

@@ -26,6 +26,7 @@ from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
 
 LOBBY, SIGNING, SESSION, CLOSED = "lobby", "signing", "session", "closed"
+_BATCH_BYTES = 65536
 
 
 class _Conn:
@@ -338,9 +339,9 @@ class HostServer:
     async def _writer(self, conn: _Conn) -> None:
         fs = conn.fs
         while True:
-            frame = self._next_frame(conn)
-            if frame is not None:
-                await fs.send(frame)
+            batch = self._ready_frames(conn)
+            if batch:
+                await fs.send_many(batch)
                 continue
             if conn.closing is not None:
                 await fs.send(conn.closing)
@@ -357,6 +358,18 @@ class HostServer:
                 await conn.wake.wait()
             if idle.cancelled_caught:
                 await fs.send(m.Ping().encode())
+
+    def _ready_frames(self, conn: _Conn) -> list[bytes]:
+        """Everything ready to go, up to about 64 KiB, in the order it must be sent."""
+        batch: list[bytes] = []
+        size = 0
+        while size < _BATCH_BYTES:
+            frame = self._next_frame(conn)
+            if frame is None:
+                break
+            batch.append(frame)
+            size += len(frame)
+        return batch
 
     def _next_frame_ready(self, conn: _Conn) -> bool:
         return bool(conn.outbox) or (conn.cursor is not None and conn.cursor < len(self.entries))
