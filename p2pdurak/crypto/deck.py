@@ -46,15 +46,24 @@ class DeckParams:
 
 @dataclass(frozen=True, slots=True)
 class DeckTranscript:
+    """The verified deck messages so far: all a peer or an outside verifier needs to check the next one."""
+
     params: DeckParams
     shuffles: tuple[ShuffleMsg, ...] = ()
     locks: tuple[LockMsg, ...] = ()
     revealed: tuple[tuple[int | None, ...], ...] = ()  # revealed[seat][position] = k, once published
     secrets: tuple[int | None, ...] = ()  # secrets[seat] = s, once its audit is in
 
+    def __post_init__(self) -> None:
+        if not self.revealed:
+            object.__setattr__(self, "revealed", tuple((None,) * self.params.size for _ in range(self.params.seats)))
+        if not self.secrets:
+            object.__setattr__(self, "secrets", (None,) * self.params.seats)
+
     @classmethod
     def start(cls, params: DeckParams) -> DeckTranscript:
-        return cls(params, (), (), tuple((None,) * params.size for _ in range(params.seats)), (None,) * params.seats)
+        """The empty transcript: nothing shuffled, nothing published."""
+        return cls(params)
 
     @property
     def phase(self) -> str:
