@@ -10,6 +10,8 @@ the verb agrees in every language).
 
 from __future__ import annotations
 
+from p2pdurak import i18n
+from p2pdurak.cards import SUIT_SYMBOLS, rank_of, suit_of
 from p2pdurak.i18n import N_, NC_, NP_
 
 # ----------------------------------------------------------------------------------------------- names and terms
@@ -242,3 +244,14 @@ VERIFY_RESULT = N_("Result: {result}")
 VERIFY_ENTRIES = NP_("{n} entry checked.", "{n} entries checked.")
 VERIFY_INVALID = N_("The transcript is NOT valid: {reason}")
 VERIFY_FAULT = N_("Seat {seat} is at fault: {reason}")
+
+
+def card_text(card: int) -> str:
+    """A card for people in the installed language: rank letters as printed on the cards there (`B♠`, `В♠`, `10♥`)."""
+    rank = rank_of(card)
+    label = i18n.gettext(RANK_SHORT[rank]) if rank in RANK_SHORT else str(rank)
+    return label + SUIT_SYMBOLS[suit_of(card)]
+
+
+def suit_name(suit: int) -> str:
+    return i18n.gettext(SUIT_NAMES[suit])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -22,8 +23,10 @@ from p2pdurak.i18n_strings import (
 if TYPE_CHECKING:
     from rich.text import Text
 
-HELP = "print a summary of the rules (in English, German, Dutch, Swedish or Russian)"
+HELP = N_("print a summary of the rules in English, German, Dutch, Swedish or Russian")
 MAX_WIDTH = 80
+_COMMAND = re.compile(r"p2pdurak [a-z]+")
+_NBSP = "\u00a0"
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +256,9 @@ def render(width: int, bullet: str = "•") -> list[Text]:
     for section in SECTIONS:
         lines += [Text(""), *heading(_(section.title), "bold underline")]
         for paragraph in section.paragraphs:
-            wrapped = textwrap.wrap(_(paragraph), width, initial_indent=bullet + " ", subsequent_indent="  ")
-            lines += [Text(t) for t in wrapped]
+            glued = _COMMAND.sub(lambda m: m.group(0).replace(" ", _NBSP), _(paragraph))  # keep commands whole
+            wrapped = textwrap.wrap(glued, width, initial_indent=bullet + " ", subsequent_indent="  ")
+            lines += [Text(t.replace(_NBSP, " ")) for t in wrapped]
     lines += [Text(""), *heading(_(VOCABULARY_TITLE), "bold underline")]
     terms = [(_(term), _(meaning)) for term, meaning in VOCABULARY]
     column = max(len(term) for term, _m in terms) + 2

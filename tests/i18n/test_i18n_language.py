@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from p2pdurak import i18n, i18n_strings
+from p2pdurak.cards import CLUBS, DIAMONDS, HEARTS, SPADES, make_card
 from p2pdurak.errors import LocalError
 
 
@@ -193,3 +194,17 @@ def test_lang_argument() -> None:
     assert parser.parse_args(["--lang", "de_DE.UTF-8"]).lang == "de"
     with pytest.raises(SystemExit):
         parser.parse_args(["--lang", "fr"])
+
+
+@pytest.mark.parametrize(
+    ("lang", "jack_of_spades", "ace_of_hearts", "suit"),
+    [("en", "J♠", "A♥", "clubs"), ("de", "B♠", "A♥", "Kreuz"), ("nl", "B♠", "A♥", "klaveren"),
+     ("sv", "Kn♠", "E♥", "klöver"), ("ru", "В♠", "Т♥", "трефы")],
+)
+def test_cards_for_people(lang: str, jack_of_spades: str, ace_of_hearts: str, suit: str) -> None:
+    i18n.install(lang)
+    assert i18n_strings.card_text(make_card(11, SPADES)) == jack_of_spades
+    assert i18n_strings.card_text(make_card(14, HEARTS)) == ace_of_hearts
+    assert i18n_strings.card_text(make_card(10, DIAMONDS)) == "10♦"
+    assert i18n_strings.card_text(make_card(6, CLUBS)) == "6♣"
+    assert i18n_strings.suit_name(CLUBS) == suit

@@ -49,6 +49,7 @@ def test_rules_in_every_language(lang: str, capsys: pytest.CaptureFixture[str]) 
     assert max(len(line) for line in lines) <= 80
     assert not any(line != line.rstrip() for line in lines)
     assert _ANSI.search(out) is None  # not a terminal: plain text
+    assert "p2pdurak verify" in out  # a command is never broken across lines
 
 
 def test_russian_rules_use_russian_terms(capsys: pytest.CaptureFixture[str]) -> None:
