@@ -618,8 +618,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     problems = check()
     for p in problems:
         print(p)
-    if command == "check" or problems:
-        print(f"{len(problems)} problem(s)" if problems else "catalogs complete and up to date")
+    print(f"{len(problems)} problem(s)" if problems else "catalogs complete and up to date")
     return 1 if problems and command in ("check", "all") else 0
 
 
