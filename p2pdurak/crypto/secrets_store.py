@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from p2pdurak.crypto.deck_errors import DeckUsageError
 from p2pdurak.crypto.group import N, Rng, random_permutation, random_scalar, scalar_to_bytes
@@ -63,3 +65,31 @@ class SeatSecrets:
         if sorted(perm) != list(range(deck_kind)) or not all(0 < k < N for k in (s, *keys)):
             raise DeckUsageError("bad-secrets", "permutation or scalar out of range")
         return cls(game, deck_kind, seat, s, perm, keys)
+
+
+def save_secrets(secrets: SeatSecrets, path: Path) -> None:
+    """Write the secrets with mode 0600 atomically and durably (temporary file, fsync, rename, fsync the
+    directory): a peer calls this before it sends its shuffle, so a restart never draws other secrets."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, secrets.to_bytes())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def load_secrets(path: Path) -> SeatSecrets:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DeckUsageError("bad-secrets", f"cannot read {path}: {exc}") from exc
+    return SeatSecrets.from_bytes(data)

@@ -1,5 +1,8 @@
 """Exact bytes of the deck messages and of the seat secrets: round trips and strict decoding."""
 
+import stat
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -8,7 +11,7 @@ from p2pdurak.crypto import deck as dp
 from p2pdurak.crypto.deck_errors import DeckUsageError
 from p2pdurak.crypto.deck_messages import AuditMsg, RevealMsg, decode
 from p2pdurak.crypto.group import N, SeededRng, scalar_to_bytes
-from p2pdurak.crypto.secrets_store import SeatSecrets
+from p2pdurak.crypto.secrets_store import SeatSecrets, load_secrets, save_secrets
 from p2pdurak.errors import PeerFault
 from tests.crypto.deck_fixtures import dealt_table, locked_table
 
@@ -127,3 +130,16 @@ def test_a_flipped_byte_in_any_message_is_rejected_and_blamed_on_its_author(data
     with pytest.raises(PeerFault) as err:
         dp.receive(t, seat, bad)
     assert err.value.seat == seat
+
+
+def test_secrets_file_is_private_and_round_trips(tmp_path: Path) -> None:
+    sec = locked_table(2, 24).secrets[1]
+    path = tmp_path / "profile" / "deck.secrets"
+    save_secrets(sec, path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert load_secrets(path) == sec
+    path.write_bytes(path.read_bytes()[:-1])
+    with pytest.raises(DeckUsageError):
+        load_secrets(path)
+    with pytest.raises(DeckUsageError):
+        load_secrets(tmp_path / "missing")
