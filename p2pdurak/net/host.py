@@ -338,10 +338,17 @@ class HostServer:
 
     async def _writer(self, conn: _Conn) -> None:
         fs = conn.fs
+        waited = False
         while True:
             batch = self._ready_frames(conn)
             if batch:
                 await fs.send_many(batch)
+                continue
+            if conn.closing is not None and conn.cursor is None and self.signed_genesis is not None and not waited:
+                waited = True  # a seat that has not asked for catch-up yet gets a moment to, so it misses nothing
+                conn.wake = trio.Event()
+                with trio.move_on_after(self.config.handshake_timeout):
+                    await conn.wake.wait()
                 continue
             if conn.closing is not None:
                 await fs.send(conn.closing)

@@ -151,3 +151,27 @@ async def test_the_client_gives_up_when_the_host_never_comes_back() -> None:
     else:
         raise AssertionError("the client should have given up")
     assert len(seat_events) >= 3  # it did retry, with backoff
+
+
+async def test_a_seat_that_was_away_at_the_end_gets_the_rest_of_the_log_then_bye() -> None:
+    async with hosting(seats=2) as (host, invite, _events, nursery):
+        a, b = Seat(invite, "a"), Seat(invite, "b")
+        for s in (a, b):
+            nursery.start_soon(s.run)
+            await until(lambda: s.client.seat is not None)  # noqa: B023
+        await until(lambda: a.client.has_genesis and b.client.has_genesis)
+        a.client.send_move(b"one")
+        await until(lambda: len(b.app.entries) == 1)
+        b.client.leave()
+        await until(lambda: b.ending is not None)
+        a.client.send_move(b"two")
+        a.client.send_move(b"three")
+        await until(lambda: len(host.entries) == 3)
+        host.finish()
+        await until(lambda: a.ending is not None)
+        recorder = Recorder(b.identity)
+        recorder.entries = list(b.app.entries)
+        late = Client(b.identity, "b", invite, recorder, config=FAST, have=1, has_genesis=True)
+        ending = await late.run()
+        assert ending.reason == "game-over"
+        assert recorder.entries == host.entries
