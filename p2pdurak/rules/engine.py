@@ -135,7 +135,7 @@ def _auto_passed(st: State, seat: int) -> bool:
 
 def _maybe_end_bout(st: State) -> None:
     """End the bout if every attacker has passed (cheating variant: every seat) and the table is beaten or taken."""
-    if not st.taken and -1 in st.beats or not st.attacks:
+    if (not st.taken and -1 in st.beats) or not st.attacks:
         return
     if st.options.cheating:
         if st.in_game & ~st.passed:

@@ -100,7 +100,7 @@ def start(sc: Scenario) -> State:
     trump = sc.stock[-1] if sc.stock else sc.trump
     assert trump is not None, "no trump card"
     others = [c for c in deck(size) if c not in sc.stock and c != trump]
-    order = others + sc.stock if sc.stock else others + [trump]
+    order = others + sc.stock if sc.stock else [*others, trump]
     st = new_game(o, order).copy()
     hands = [0] * o.players
     for s, cards in sc.hands.items():
