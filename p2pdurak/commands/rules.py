@@ -170,7 +170,8 @@ SECTIONS: tuple[Section, ...] = (
             N_(
                 "With 4 players, 2 play against 2 (seats 0 and 2 against 1 and 3); with 6 players, 3 against 3 or "
                 "three pairs (0 and 3, 1 and 4, 2 and 5). Partners never attack each other or throw in against "
-                "each other, and a transfer always goes to an opponent."
+                "each other, and a transfer always goes to an opponent. The defender of a bout is always the next "
+                "opponent still in the game after its opener."
             ),
             N_(
                 "Once the stock is empty, a team whose members all have no cards is out. When only one team still "
