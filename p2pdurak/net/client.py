@@ -23,6 +23,7 @@ from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
 from p2pdurak.net.links import Invite
 from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
+from p2pdurak.wire import text_charset
 
 # Faults that a reconnect cannot cure: the party at the address is not the host of the invite.
 FATAL_REASONS = frozenset({"wrong-host-key", "wrong-game", "bad-hello", "bad-version"})
@@ -47,6 +48,8 @@ class Client:
         have: int = 0,
         has_genesis: bool = False,
     ) -> None:
+        if not 1 <= len(name.encode("utf-8", "replace")) <= 64 or text_charset(name) is not None:
+            raise LocalError("bad-name", "a display name is 1..64 bytes of printable text, no outer spaces")
         self.identity = identity
         self.name = name
         self.invite = invite

@@ -7,9 +7,12 @@ from functools import partial
 import pytest
 import trio
 
+from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
+from p2pdurak.net.client import Client
 from p2pdurak.net.host import LOBBY, SESSION
-from tests.net.net_harness import ListSequencer, Seat, hosting, until
+from p2pdurak.net.links import Invite
+from tests.net.net_harness import ListSequencer, Recorder, Seat, hosting, until
 
 
 async def test_lobby_seats_in_arrival_order_then_signs_and_broadcasts_in_order() -> None:
@@ -116,3 +119,11 @@ async def test_moves_are_refused_before_the_genesis() -> None:
             a.client.send_move(b"early")
         assert info.value.reason == "not-started"
         await trio.lowlevel.checkpoint()
+
+
+@pytest.mark.parametrize("name", ["", " padded", "x" * 65, "bell\x07", "rtl\u202e"])
+def test_a_bad_display_name_is_refused_before_connecting(name: str) -> None:
+    identity = Identity.generate()
+    with pytest.raises(LocalError) as info:
+        Client(identity, name, Invite("127.0.0.1", 1, identity.fingerprint()), Recorder(identity))
+    assert info.value.reason == "bad-name"
