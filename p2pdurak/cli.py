@@ -17,6 +17,7 @@ from p2pdurak.errors import DurakError
 COMMANDS: dict[str, str] = {
     "bench": "p2pdurak.commands.bench",
     "rules": "p2pdurak.commands.rules",
+    "verify": "p2pdurak.commands.verify",
 }
 
 

@@ -1,0 +1,73 @@
+"""`p2pdurak verify FILE [--json]`: check a game's transcript with no secrets. Exit 0 valid, 1 invalid, 2 unreadable."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "verify a game transcript (.dlog): every signature, rule, key, proof and the audit"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the transcript file")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    from p2pdurak.cards import format_card
+    from p2pdurak.errors import LocalError
+    from p2pdurak.peer.verify import verify_transcript_bytes
+
+    try:
+        data = Path(args.file).read_bytes()
+    except OSError as exc:
+        return _unreadable(args, "unreadable", f"{args.file}: {exc.strerror}")
+    try:
+        report = verify_transcript_bytes(data)
+    except LocalError as exc:
+        return _unreadable(args, exc.reason, f"{args.file} is not a p2pdurak transcript ({exc.message})")
+    if args.json:
+        print(json.dumps(report.to_json(), sort_keys=True))
+        return 0 if report.valid else 1
+
+    def who(seat: int | None) -> str:
+        if seat is None:
+            return "nobody in particular"
+        name = report.names[seat] if seat < len(report.names) else "?"
+        return f"seat {seat} ({name})"
+
+    for v in report.verdicts:
+        outcome = "caught cheating" if v.caught else "played honestly: the challenger is marked"
+        print(
+            f"challenge: {who(v.challenger)} challenged {format_card(v.card, symbols=True)} of {who(v.author)}: "
+            f"{outcome} (evidence: entries {v.play_entry} and {v.challenge_entry})"
+        )
+    if not report.valid:
+        where = "the genesis" if report.entry is None else f"entry {report.entry}"
+        print(f"INVALID: {report.reason} at {where}; at fault: {who(report.seat)}. {report.message}")
+        return 1
+    res = report.result
+    print(f"valid transcript: {report.entries} entries")
+    if res is not None:
+        if report.how == "abort":
+            print(f"aborted; accused: {who(res.forfeit)} ({res.forfeit_reason})")
+        elif res.forfeit is not None:
+            print(f"{who(res.forfeit)} loses by forfeit ({res.forfeit_reason})")
+        elif res.draw:
+            print("result: a draw")
+        elif res.losing_team is not None:
+            print("result: the losing team is " + ", ".join(who(s) for s in res.losing_team))
+        else:
+            pogony = f", with pogony ({res.pogony} sixes)" if res.pogony else ""
+            print(f"result: the durak is {who(res.durak)}{pogony}")
+    return 0
+
+
+def _unreadable(args: argparse.Namespace, reason: str, message: str) -> int:
+    if args.json:
+        print(json.dumps({"valid": False, "reason": reason, "entry": None, "seat": None, "message": message}))
+    else:
+        print(f"p2pdurak verify: {message}", file=sys.stderr)
+    return 2

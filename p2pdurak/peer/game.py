@@ -1,0 +1,511 @@
+"""The peer protocol's state machine as a pure function: snapshot + verified entry -> snapshot + events.
+
+Every peer (and the offline verifier) runs `advance` on every entry, its own included; the host runs it on every
+move before it appends it. Nothing here does I/O or keeps mutable state: a failed check raises and the old
+snapshot stays valid. SPEC.md section 8 is the normative description.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from p2pdurak.cards import Card
+from p2pdurak.crypto import deck as deckp
+from p2pdurak.crypto import deck_messages
+from p2pdurak.crypto.audit import audit
+from p2pdurak.crypto.deck import DeckParams, DeckTranscript
+from p2pdurak.crypto.deck_messages import AuditMsg, LockMsg, RevealMsg, ShuffleMsg
+from p2pdurak.crypto.group import scalar_from_bytes
+from p2pdurak.crypto.secrets_store import SeatSecrets
+from p2pdurak.errors import PeerFault, RuleError
+from p2pdurak.log import SignedMove
+from p2pdurak.peer.events import ActionApplied, Event, GameEnded, PhaseChanged, Verdict
+from p2pdurak.peer.messages import (
+    BODY_TYPES,
+    AbortBody,
+    Ack,
+    BeatBody,
+    ChallengeBody,
+    DeckStep,
+    DeclareBody,
+    GameOptions,
+    PassBody,
+    PlayBody,
+    ShowTrumpBody,
+    TakeBody,
+    TransferBody,
+)
+from p2pdurak.rules import (
+    OVER,
+    Action,
+    Beat,
+    Challenge,
+    Declare,
+    GameResult,
+    Options,
+    Pass,
+    Play,
+    ShowTrump,
+    State,
+    Take,
+    Transfer,
+    apply,
+    contradicts_declaration,
+    deal_positions,
+    forfeit,
+    learn,
+    new_game,
+    result,
+)
+from p2pdurak.wire import DecodeError, decode_one_of
+
+SHUFFLE, LOCK, DEAL_ACK, DEAL_KEYS, PLAY, DRAW_ACK, DRAW_KEYS, AUDIT, OVER_PHASE = (
+    "shuffle",
+    "lock",
+    "deal-ack",
+    "deal-keys",
+    "play",
+    "draw-ack",
+    "draw-keys",
+    "audit",
+    "over",
+)
+NO_CARD = -1
+
+
+class MoveRefused(PeerFault):
+    """A move that breaks the peer protocol or the rules at this point of the game (the author is at fault)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameContext:
+    """What never changes during a game: the genesis-derived parameters and, for a seat, its secrets."""
+
+    game: bytes  # genesis hash
+    seats: int
+    host: int
+    options: Options
+    game_options: GameOptions
+    params: DeckParams
+    viewer: int | None  # None: an observer (the offline verifier)
+    secrets: SeatSecrets | None
+
+    @property
+    def size(self) -> int:
+        return self.options.deck
+
+    @property
+    def starting_positions(self) -> int:
+        return min(6 * self.seats, self.size)
+
+    def previous_result(self) -> GameResult | None:
+        d = self.game_options.previous_durak
+        if d is None:
+            return None
+        return GameResult(d, None, False, 0, ())
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """Why the game is (about to be) over, before the audit has run."""
+
+    kind: str  # "result" (played to the end), "abort"
+    accused: int | None = None
+    reason: str = ""
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    phase: str
+    deck: DeckTranscript
+    rules: State | None = None
+    owner: tuple[int, ...] = ()  # per position: the seat it was dealt or drawn to, -1 while in the stock
+    opened: tuple[int, ...] = ()  # per position: the card, once opened to everyone; -1 before
+    barrier: int = -1  # seq of the entry every seat acks before the next keys are published
+    acks: int = 0  # seats that acked `barrier`
+    dealing: tuple[tuple[int, int], ...] = ()  # (position, seat) being dealt in the current key phase
+    keys_done: int = 0  # seats whose keys for the current key phase are in
+    audited: int = 0  # seats whose audit is in
+    ending: Ending | None = None
+    final: GameResult | None = None
+    final_fault: PeerFault | None = None  # the fault the audit found, if any
+    played_at: tuple[tuple[int, int], ...] = field(default=())  # (card, seq of the entry that put it on the table)
+
+
+def start(ctx: GameContext) -> Snapshot:
+    return Snapshot(SHUFFLE, DeckTranscript.start(ctx.params))
+
+
+def parse_body(move: SignedMove) -> object:
+    try:
+        return decode_one_of(move.body, BODY_TYPES, seat=move.author)
+    except DecodeError as exc:
+        raise MoveRefused(exc.reason, f"body: {exc.message}", seat=move.author) from exc
+
+
+def _refuse(reason: str, message: str, seat: int) -> MoveRefused:
+    return MoveRefused(reason, message, seat=seat)
+
+
+def _deck_msg(ctx: GameContext, step: DeckStep, author: int) -> deck_messages.DeckMsg:
+    return deck_messages.decode(step.data, author, ctx.size)
+
+
+def _all(ctx: GameContext) -> int:
+    return (1 << ctx.seats) - 1
+
+
+def _due_keys(ctx: GameContext, snap: Snapshot, seat: int) -> tuple[int, ...]:
+    """Positions whose key `seat` must publish in the current key phase (deal or draw)."""
+    trump = ctx.size - 1
+    due = {p for p, holder in snap.dealing if holder != seat and p != trump}
+    if snap.phase == DEAL_KEYS:
+        due.add(trump)
+    return tuple(sorted(p for p in due if snap.deck.key(seat, p) is None))
+
+
+def due_keys(ctx: GameContext, snap: Snapshot, seat: int) -> tuple[int, ...]:
+    return _due_keys(ctx, snap, seat)
+
+
+def waiting_on(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
+    """Seats whose move the game waits for now (for time-outs). Empty in PLAY, where anyone may act."""
+    everyone = range(ctx.seats)
+    if snap.phase in (SHUFFLE, LOCK):
+        nxt = snap.deck.next_seat
+        return () if nxt is None else (nxt,)
+    if snap.phase in (DEAL_ACK, DRAW_ACK):
+        return tuple(s for s in everyone if not snap.acks >> s & 1)
+    if snap.phase in (DEAL_KEYS, DRAW_KEYS):
+        return tuple(s for s in everyone if not snap.keys_done >> s & 1)
+    if snap.phase == AUDIT:
+        return tuple(s for s in _audit_needed(ctx, snap) if not snap.audited >> s & 1)
+    return ()
+
+
+def _audit_needed(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
+    accused = snap.ending.accused if snap.ending is not None and snap.ending.kind == "abort" else None
+    return tuple(s for s in range(min(ctx.seats, len(snap.deck.shuffles))) if s != accused)
+
+
+def advance(
+    ctx: GameContext, snap: Snapshot, move: SignedMove, seq: int, seen_version: int | None
+) -> tuple[Snapshot, list[Event]]:
+    """Apply the move of entry `seq`. `seen_version`: the rules table version at the entry its author had seen."""
+    author = move.author
+    body = parse_body(move)
+    if snap.phase == OVER_PHASE:
+        raise _refuse("game-over", "the game is over", author)
+    if isinstance(body, AbortBody):
+        return _abort(ctx, snap, body, author)
+    if snap.phase == SHUFFLE or snap.phase == LOCK:
+        return _setup_step(ctx, snap, body, author, seq)
+    if snap.phase in (DEAL_ACK, DRAW_ACK):
+        return _ack(ctx, snap, body, author)
+    if snap.phase in (DEAL_KEYS, DRAW_KEYS):
+        return _keys(ctx, snap, body, author)
+    if snap.phase == PLAY:
+        return _play(ctx, snap, body, author, seq, seen_version)
+    return _audit_step(ctx, snap, body, author)
+
+
+# ------------------------------------------------------------------------------------------------- setup
+
+def _setup_step(ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int) -> tuple[Snapshot, list[Event]]:
+    if not isinstance(body, DeckStep):
+        raise _refuse("out-of-phase", f"only {snap.phase} steps now", author)
+    msg = _deck_msg(ctx, body, author)
+    want = ShuffleMsg if snap.phase == SHUFFLE else LockMsg
+    if not isinstance(msg, want):
+        raise _refuse("out-of-phase", f"only {snap.phase} steps now", author)
+    deck = deckp.apply(snap.deck, msg)
+    if deck.phase == "lock" and snap.phase == SHUFFLE:
+        return replace(snap, phase=LOCK, deck=deck), [PhaseChanged(LOCK)]
+    if deck.phase == "play":
+        size = ctx.size
+        dealing = tuple((p, s) for p, s in deal_positions(ctx.options) if p < size)
+        owner = [-1] * size
+        for p, s in dealing:
+            owner[p] = s
+        nxt = replace(
+            snap, phase=DEAL_ACK, deck=deck, barrier=seq, acks=0, dealing=dealing, owner=tuple(owner),
+            opened=(NO_CARD,) * size,
+        )
+        return nxt, [PhaseChanged(DEAL_ACK)]
+    return replace(snap, deck=deck), []
+
+
+def _ack(ctx: GameContext, snap: Snapshot, body: object, author: int) -> tuple[Snapshot, list[Event]]:
+    if not isinstance(body, Ack):
+        raise _refuse("out-of-phase", "every seat acks before the keys are published", author)
+    if body.seq != snap.barrier:
+        raise _refuse("wrong-ack", f"ack of entry {body.seq}, expected {snap.barrier}", author)
+    if snap.acks >> author & 1:
+        raise _refuse("repeated-ack", "this seat has acked already", author)
+    acks = snap.acks | 1 << author
+    if acks != _all(ctx):
+        return replace(snap, acks=acks), []
+    phase = DEAL_KEYS if snap.phase == DEAL_ACK else DRAW_KEYS
+    nxt = replace(snap, phase=phase, acks=acks, keys_done=0)
+    done = sum(1 << s for s in range(ctx.seats) if not _due_keys(ctx, nxt, s))
+    nxt = replace(nxt, keys_done=done)
+    if done == _all(ctx):
+        return _keys_complete(ctx, nxt)
+    return nxt, [PhaseChanged(phase)]
+
+
+def _keys(ctx: GameContext, snap: Snapshot, body: object, author: int) -> tuple[Snapshot, list[Event]]:
+    if not isinstance(body, DeckStep):
+        raise _refuse("out-of-phase", "keys for the deal are due", author)
+    msg = _deck_msg(ctx, body, author)
+    if not isinstance(msg, RevealMsg):
+        raise _refuse("out-of-phase", "keys for the deal are due", author)
+    if snap.keys_done >> author & 1:
+        raise _refuse("repeated-reveal", "this seat's keys are in already", author)
+    due = _due_keys(ctx, snap, author)
+    if tuple(p for p, _ in msg.keys) != due:
+        raise _refuse("wrong-positions", f"keys for positions {list(due)} are due", author)
+    deck = deckp.apply(snap.deck, msg)
+    nxt = replace(snap, deck=deck, keys_done=snap.keys_done | 1 << author)
+    if nxt.keys_done != _all(ctx):
+        return nxt, []
+    return _keys_complete(ctx, nxt)
+
+
+def _open(ctx: GameContext, deck: DeckTranscript, position: int) -> Card:
+    return deckp.open_card(deck, position)
+
+
+def _keys_complete(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
+    """Every key of the deal or draw is in: the viewer reads its new cards; the first deal starts the game."""
+    sec = ctx.secrets
+    mine = [p for p, s in snap.dealing if ctx.viewer is not None and s == ctx.viewer]
+    if snap.phase == DEAL_KEYS:
+        trump_pos = ctx.size - 1
+        trump = _open(ctx, snap.deck, trump_pos)
+        cards: list[int | None] = [None] * ctx.size
+        cards[trump_pos] = trump
+        if sec is not None:
+            for p in mine:
+                cards[p] = deckp.holder_card(snap.deck, sec, p)
+        rules = new_game(ctx.options, cards, viewer=ctx.viewer, previous=ctx.previous_result())
+        opened = list(snap.opened)
+        opened[trump_pos] = trump
+        nxt = replace(snap, phase=PLAY, rules=rules, opened=tuple(opened), dealing=())
+        return nxt, [PhaseChanged(PLAY)]
+    state = snap.rules
+    assert state is not None
+    if sec is not None:
+        for p in mine:
+            if snap.opened[p] == NO_CARD:
+                state = learn(state, sec.seat, deckp.holder_card(snap.deck, sec, p))
+    return replace(snap, phase=PLAY, rules=state, dealing=()), [PhaseChanged(PLAY)]
+
+
+# ------------------------------------------------------------------------------------------------- play
+
+def _card_at(
+    ctx: GameContext, snap: Snapshot, author: int, position: int, key: bytes | None, deck: DeckTranscript
+) -> tuple[Card, DeckTranscript, bool]:
+    """The card the author puts down from `position`, opening it with `key` if it is not open yet.
+    Returns (card, deck, newly opened)."""
+    if not 0 <= position < ctx.size:
+        raise _refuse("bad-position", f"no position {position}", author)
+    known = snap.opened[position]
+    if known != NO_CARD:
+        if key is not None:
+            raise _refuse("repeated-reveal", f"position {position} is open already", author)
+        return Card(known), deck, False
+    if snap.owner[position] != author:
+        raise _refuse("not-your-card", f"position {position} was not dealt to seat {author}", author)
+    if key is None:
+        raise _refuse("missing-key", f"position {position} needs its key to be opened", author)
+    k = scalar_from_bytes(key, seat=author)
+    deck = deckp.apply(deck, RevealMsg(author, ((position, k),)))
+    return _open(ctx, deck, position), deck, True
+
+
+def _action_of(
+    ctx: GameContext, snap: Snapshot, body: object, author: int
+) -> tuple[Action, DeckTranscript, tuple[tuple[int, Card], ...]]:
+    """The rules action a body stands for, the deck after any key it publishes, and the positions it opened."""
+    deck = snap.deck
+    if isinstance(body, DeclareBody):
+        if body.position is None:
+            if body.key is not None:
+                raise _refuse("bad-field", "a key without a position", author)
+            return Declare(author, None), deck, ()
+        if body.position >= ctx.starting_positions:
+            raise _refuse("not-starting-hand", "a declaration shows a card of the starting hand", author)
+        card, deck, new = _card_at(ctx, snap, author, body.position, body.key, deck)
+        if snap.owner[body.position] != author:
+            raise _refuse("not-your-card", "a declaration shows the declarer's own card", author)
+        return Declare(author, card), deck, ((body.position, card),) if new else ()
+    if isinstance(body, (PlayBody, TransferBody, ShowTrumpBody, BeatBody)):
+        card, deck, new = _card_at(ctx, snap, author, body.position, body.key, deck)
+        opened = ((body.position, card),) if new else ()
+        action: Action
+        if isinstance(body, PlayBody):
+            action = Play(author, card)
+        elif isinstance(body, TransferBody):
+            action = Transfer(author, card)
+        elif isinstance(body, ShowTrumpBody):
+            action = ShowTrump(author, card)
+        else:
+            action = Beat(author, body.attack_index, card)
+        return action, deck, opened
+    if isinstance(body, TakeBody):
+        return Take(author), deck, ()
+    if isinstance(body, PassBody):
+        return Pass(author), deck, ()
+    if isinstance(body, ChallengeBody):
+        if not 0 <= body.position < ctx.size or snap.opened[body.position] == NO_CARD:
+            raise _refuse("not-on-table", "a challenge names a card on the table", author)
+        return Challenge(author, Card(snap.opened[body.position])), deck, ()
+    raise _refuse("out-of-phase", "a game move is due", author)
+
+
+def _play(
+    ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int, seen_version: int | None
+) -> tuple[Snapshot, list[Event]]:
+    rules = snap.rules
+    assert rules is not None
+    action, deck, newly = _action_of(ctx, snap, body, author)
+    try:
+        after = apply(rules, action, seen=seen_version)
+    except RuleError as exc:
+        raise _refuse(exc.reason, exc.message, author) from exc
+    events: list[Event] = [ActionApplied(seq, action)]
+    opened = list(snap.opened)
+    for p, c in newly:
+        opened[p] = c
+    played_at = snap.played_at
+    if isinstance(action, (Play, Beat, Transfer)):
+        played_at = (*tuple(x for x in played_at if x[0] != action.card), (action.card, seq))
+    if isinstance(action, Challenge):
+        events.append(_verdict(rules, after, action, seq, played_at))
+    nxt = replace(snap, rules=after, deck=deck, opened=tuple(opened), played_at=played_at)
+    # A card opened from a starting hand is checked against its holder's declaration at once.
+    for p, c in newly:
+        if p < ctx.starting_positions and snap.owner[p] == author and after.phase != OVER and not isinstance(
+            action, Declare
+        ) and contradicts_declaration(after, author, c):
+            final = forfeit(after, author, "false-declaration")
+            return _to_audit(ctx, replace(nxt, rules=final), Ending("result")), events
+    if after.phase == OVER:
+        return _to_audit(ctx, nxt, Ending("result")), events
+    if after.bout != rules.bout:
+        nxt = replace(nxt, played_at=())
+        draws = tuple(after.draws)
+        if draws:
+            owner = list(nxt.owner)
+            for p, s in draws:
+                owner[p] = s
+            nxt = replace(nxt, phase=DRAW_ACK, owner=tuple(owner), dealing=draws, barrier=seq, acks=0)
+            events.append(PhaseChanged(DRAW_ACK))
+    return nxt, events
+
+
+def _verdict(
+    before: State, after: State, action: Challenge, seq: int, played_at: tuple[tuple[int, int], ...]
+) -> Verdict:
+    caught = bool(before.cheats >> action.card & 1)
+    play_seq = dict(played_at).get(action.card, -1)
+    author = -1
+    for card, who, _snap in before.plays:
+        if card == action.card:
+            author = who
+    return Verdict(
+        challenger=action.seat,
+        card=action.card,
+        author=author,
+        caught=caught,
+        play_entry=play_seq,
+        challenge_entry=seq,
+    )
+
+
+# ------------------------------------------------------------------------------------------------- the end
+
+def _to_audit(ctx: GameContext, snap: Snapshot, ending: Ending) -> Snapshot:
+    return replace(snap, phase=AUDIT, ending=ending, dealing=())
+
+
+def _abort(ctx: GameContext, snap: Snapshot, body: AbortBody, author: int) -> tuple[Snapshot, list[Event]]:
+    if snap.phase == AUDIT:
+        raise _refuse("game-over", "the game is already ending", author)
+    if body.accused is not None and body.accused >= ctx.seats:
+        raise _refuse("bad-seat", f"no seat {body.accused}", author)
+    nxt = _to_audit(ctx, snap, Ending("abort", body.accused, body.reason, author))
+    if not _audit_needed(ctx, nxt):
+        return _finish(ctx, nxt)
+    return nxt, [PhaseChanged(AUDIT)]
+
+
+def _audit_step(ctx: GameContext, snap: Snapshot, body: object, author: int) -> tuple[Snapshot, list[Event]]:
+    if not isinstance(body, DeckStep):
+        raise _refuse("out-of-phase", "the audit is due", author)
+    msg = _deck_msg(ctx, body, author)
+    if not isinstance(msg, AuditMsg):
+        raise _refuse("out-of-phase", "the audit is due", author)
+    deck = deckp.apply(snap.deck, msg)
+    nxt = replace(snap, deck=deck, audited=snap.audited | 1 << author)
+    if any(not nxt.audited >> s & 1 for s in _audit_needed(ctx, nxt)):
+        return nxt, []
+    return _finish(ctx, nxt)
+
+
+def starting_hands(ctx: GameContext, cards: Sequence[int | None]) -> list[list[int]]:
+    hands: list[list[int]] = [[] for _ in range(ctx.seats)]
+    for p, s in deal_positions(ctx.options):
+        if p < len(cards) and cards[p] is not None:
+            hands[s].append(int(cards[p]))  # type: ignore[arg-type]
+    return hands
+
+
+def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
+    """Every audit that can come is in: re-check the deck and the declarations; the seat at fault loses."""
+    ending = snap.ending
+    assert ending is not None
+    fault: PeerFault | None = None
+    rules = snap.rules
+    complete = all(snap.audited >> s & 1 for s in range(ctx.seats)) and len(snap.deck.shuffles) == ctx.seats
+    if complete:
+        report = audit(snap.deck)
+        fault = report.fault
+        if fault is None and rules is not None and report.cards:
+            hands = starting_hands(ctx, report.cards)
+            for seat, hand in enumerate(hands):
+                if _declaration_false(rules, seat, hand):
+                    fault = MoveRefused("false-declaration", f"seat {seat} declared falsely", seat=seat)
+                    break
+    loser: int | None = fault.seat if fault is not None else None
+    reason = fault.reason if fault is not None else ""
+    if loser is None and ending.kind == "abort":
+        loser, reason = ending.accused, ending.reason
+    final: GameResult | None = None
+    if rules is not None and loser is not None:
+        if rules.forfeit < 0:
+            rules = forfeit(rules, loser, reason)
+        final = result(rules)
+    elif rules is not None and rules.phase == OVER:
+        final = result(rules)
+    if final is None:  # aborted before the deal, or aborted with nobody accused
+        final = GameResult(loser, None, False, 0, (), loser, reason or "aborted")
+    nxt = replace(snap, phase=OVER_PHASE, rules=rules, final=final, final_fault=fault)
+    return nxt, [GameEnded(final, ending.kind, fault)]
+
+
+def _declaration_false(rules: State, seat: int, hand: Sequence[int]) -> bool:
+    from p2pdurak.rules.state import DECLARED_NONE, NOT_DECLARED
+
+    declared = rules.declared[seat]
+    if declared == NOT_DECLARED:
+        return False
+    trumps = [c for c in hand if c >> 2 << 2 | rules.trump_suit == c and c & 3 == rules.trump_suit]
+    lowest = min(trumps, key=lambda c: c >> 2) if trumps else None
+    if declared == DECLARED_NONE:
+        return lowest is not None
+    return lowest is None or lowest != declared

@@ -1,0 +1,348 @@
+"""The sans-IO peer (model: h11): entries in, events and move bytes out; no sockets, clocks or global randomness.
+
+One class serves a seat (with its identity and deck secrets) and an observer (the offline verifier: no seat, no
+secrets). The host additionally runs a `Sequencer` whose validator is `Peer.validate`, so the host checks every
+move with exactly the code every peer runs when the entry arrives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pdurak.cards import Card, rank_of, suit_of
+from p2pdurak.crypto import deck as deckp
+from p2pdurak.crypto.deck import DeckParams
+from p2pdurak.crypto.group import Rng, scalar_to_bytes, system_rng
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.crypto.secrets_store import SeatSecrets
+from p2pdurak.errors import LocalError, PeerFault, RuleError
+from p2pdurak.log import ChainFollower, SignedMove, VerifiedGenesis, sign_move, verify_reject
+from p2pdurak.peer import game
+from p2pdurak.peer.events import Event, Faulted, Refused, fault_event
+from p2pdurak.peer.messages import (
+    AbortBody,
+    Ack,
+    BeatBody,
+    ChallengeBody,
+    DeckStep,
+    DeclareBody,
+    GameOptions,
+    PassBody,
+    PlayBody,
+    ShowTrumpBody,
+    TakeBody,
+    TransferBody,
+)
+from p2pdurak.rules import (
+    DECLARING,
+    Action,
+    Beat,
+    Challenge,
+    Declare,
+    GameResult,
+    Pass,
+    Play,
+    ShowTrump,
+    State,
+    Take,
+    Transfer,
+    legal_actions,
+)
+from p2pdurak.wire import DecodeError, decode, encode
+
+
+def game_context(genesis: VerifiedGenesis, seat: int | None, secrets: SeatSecrets | None) -> game.GameContext:
+    try:
+        game_options = decode(genesis.options, GameOptions, seat=genesis.host)
+        options = game_options.rules_options()
+    except (DecodeError, RuleError) as exc:
+        raise PeerFault("bad-options", f"genesis options: {exc.message}", seat=genesis.host) from exc
+    if options.players != genesis.seats:
+        raise PeerFault("bad-options", "the options and the roster disagree on the number of seats", seat=genesis.host)
+    params = DeckParams(genesis.hash, options.deck, genesis.seats, shuffle_proofs=game_options.shuffle_proofs)
+    return game.GameContext(
+        genesis.hash, genesis.seats, genesis.host, options, game_options, params, seat, secrets
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    snapshot: game.Snapshot
+    events: list[Event]
+
+
+class Peer:
+    """See the module docstring. `pending` is the one move of ours that is sent but not yet in the log."""
+
+    def __init__(
+        self,
+        genesis: VerifiedGenesis,
+        *,
+        seat: int | None = None,
+        identity: Identity | None = None,
+        secrets: SeatSecrets | None = None,
+        rng: Rng | None = None,
+    ) -> None:
+        if seat is not None:
+            if identity is None or identity.public != genesis.public_key(seat):
+                raise LocalError("wrong-identity", f"this identity does not hold seat {seat}")
+            if secrets is None:
+                secrets = SeatSecrets.generate(genesis.hash, _deck_kind(genesis), seat, rng or system_rng)
+            if secrets.seat != seat or secrets.game != genesis.hash:
+                raise LocalError("bad-secrets", "deck secrets of another seat or game")
+        self.genesis = genesis
+        self.seat = seat
+        self.identity = identity
+        self.secrets = secrets if seat is not None else None
+        self.rng: Rng = rng or system_rng
+        self.ctx = game_context(genesis, seat, self.secrets)
+        self.chain = ChainFollower(genesis)
+        self.snapshot = game.start(self.ctx)
+        self.versions: list[int] = [0]  # rules table version after L entries
+        self.counter = 0
+        self.pending: bytes | None = None
+        self.pending_counter = 0
+        self.faulted: Faulted | None = None
+        self._checked: dict[bytes, _Checked] = {}
+        self._my_cards: dict[int, Card] = {}  # position -> card, for positions dealt to this seat
+
+    # ------------------------------------------------------------------------------------------ reading
+
+    @property
+    def phase(self) -> str:
+        return self.snapshot.phase
+
+    @property
+    def rules(self) -> State | None:
+        return self.snapshot.rules
+
+    @property
+    def over(self) -> bool:
+        return self.snapshot.phase == game.OVER_PHASE or self.faulted is not None
+
+    @property
+    def result(self) -> GameResult | None:
+        return self.snapshot.final
+
+    def waiting_on(self) -> tuple[int, ...]:
+        return game.waiting_on(self.ctx, self.snapshot)
+
+    def legal_actions(self) -> list[Action]:
+        """The game actions this seat may take now (the declaration is made automatically, truthfully)."""
+        rules = self.snapshot.rules
+        if self.seat is None or rules is None or self.phase != game.PLAY or self.pending is not None:
+            return []
+        if rules.phase == DECLARING:
+            return []
+        return legal_actions(rules, self.seat)
+
+    # ------------------------------------------------------------------------------------------ entries
+
+    def receive(self, entry_bytes: bytes) -> list[Event]:
+        """Check the next entry (signatures, chain, rules, keys, proofs) and apply it. A faulty entry stops this
+        peer's game with a Faulted event and changes nothing else."""
+        if self.faulted is not None:
+            return []
+        index = self.chain.length
+        try:
+            entry = self.chain.accept(entry_bytes)
+        except PeerFault as exc:
+            self.faulted = fault_event(exc, index)
+            return [self.faulted]
+        if entry is None:
+            return []
+        try:
+            checked = self._check(entry.move, entry.seq, entry.seen_length)
+        except (PeerFault, RuleError) as exc:
+            fault = exc if isinstance(exc, PeerFault) else PeerFault(exc.reason, exc.message, seat=entry.move.author)
+            self.faulted = Faulted(fault.reason, fault.message, fault.seat, index, (entry_bytes,))
+            return [self.faulted]
+        self._checked.clear()
+        self.snapshot = checked.snapshot
+        rules = self.snapshot.rules
+        self.versions.append(rules.table_version if rules is not None else 0)
+        if entry.move.author == self.seat and entry.move.counter >= self.pending_counter:
+            self.pending = None
+        if entry.move.author == self.seat:
+            self.counter = max(self.counter, entry.move.counter)
+        return checked.events
+
+    def validate(self, move: SignedMove, seen_length: int) -> None:
+        """The sequencer's rule check: would this move be valid as the next entry? (Raises PeerFault.)"""
+        if self.faulted is not None:
+            raise PeerFault("host-faulted", "the host's own chain is broken", seat=None)
+        self._check(move, self.chain.length, seen_length)
+
+    def _check(self, move: SignedMove, seq: int, seen_length: int) -> _Checked:
+        cached = self._checked.get(move.hash)
+        if cached is not None:
+            return cached
+        seen_version = self.versions[seen_length] if seen_length < len(self.versions) else None
+        snapshot, events = game.advance(self.ctx, self.snapshot, move, seq, seen_version)
+        checked = _Checked(snapshot, events)
+        self._checked[move.hash] = checked
+        return checked
+
+    def on_reject(self, reject_bytes: bytes) -> list[Event]:
+        """The host refused our pending move: the counter is spent, the move is dropped."""
+        rejected = verify_reject(self.genesis, reject_bytes)
+        if rejected.author != self.seat:
+            return []
+        if self.pending is not None and rejected.counter == self.pending_counter:
+            self.pending = None
+        return [Refused(rejected.reason, "the host refused the move")]
+
+    # ------------------------------------------------------------------------------------------ making moves
+
+    def _sign(self, body: object) -> bytes:
+        if self.seat is None or self.identity is None:
+            raise LocalError("observer", "an observer makes no moves")
+        if self.pending is not None:
+            raise LocalError("move-pending", "wait until the last move is in the log")
+        if self.faulted is not None or self.over:
+            raise LocalError("game-over", "the game is over")
+        self.counter += 1
+        data = sign_move(self.identity, self.genesis.hash, self.seat, self.counter, self.chain.head, encode(body))
+        self.pending = data
+        self.pending_counter = self.counter
+        return data
+
+    def protocol_move(self) -> bytes | None:
+        """The next step this seat owes the protocol without any choice (shuffle, lock, acks, keys, the
+        declaration, the audit), or None. The caller persists the bytes, then sends them."""
+        if self.seat is None or self.secrets is None or self.pending is not None or self.over:
+            return None
+        body = self._protocol_body()
+        return None if body is None else self._sign(body)
+
+    def _protocol_body(self) -> object | None:
+        snap, seat, sec = self.snapshot, self.seat, self.secrets
+        assert seat is not None and sec is not None
+        phase = snap.phase
+        if phase in (game.SHUFFLE, game.LOCK):
+            if snap.deck.next_seat != seat:
+                return None
+            if phase == game.SHUFFLE:
+                return DeckStep(deckp.make_shuffle(snap.deck, sec, self.rng).to_bytes())
+            return DeckStep(deckp.make_lock(snap.deck, sec, self.rng).to_bytes())
+        if phase in (game.DEAL_ACK, game.DRAW_ACK):
+            return None if snap.acks >> seat & 1 else Ack(snap.barrier)
+        if phase in (game.DEAL_KEYS, game.DRAW_KEYS):
+            due = game.due_keys(self.ctx, snap, seat)
+            if snap.keys_done >> seat & 1 or not due:
+                return None
+            return DeckStep(deckp.make_reveal(snap.deck, sec, due).to_bytes())
+        if phase == game.PLAY:
+            rules = snap.rules
+            if rules is not None and rules.phase == DECLARING and rules.turn == seat:
+                return self._declaration()
+            return None
+        if phase == game.AUDIT:
+            if snap.audited >> seat & 1 or seat >= len(snap.deck.shuffles):
+                return None
+            ending = snap.ending
+            if ending is not None and ending.kind == "abort" and ending.accused == seat:
+                return None
+            return DeckStep(deckp.make_audit(snap.deck, sec).to_bytes())
+        return None
+
+    def _declaration(self) -> DeclareBody:
+        rules = self.snapshot.rules
+        assert rules is not None
+        best: tuple[int, int] | None = None
+        for p in range(self.ctx.starting_positions):
+            if self.snapshot.owner[p] != self.seat:
+                continue
+            card = self.card_at(p)
+            if suit_of(card) == rules.trump_suit and (best is None or rank_of(card) < rank_of(best[1])):
+                best = (p, card)
+        if best is None:
+            return DeclareBody(None, None)
+        return DeclareBody(best[0], self._key_for(best[0]))
+
+    def card_at(self, position: int) -> Card:
+        """The card at a position this seat holds (or any opened position)."""
+        opened = self.snapshot.opened[position]
+        if opened != game.NO_CARD:
+            return Card(opened)
+        if position not in self._my_cards:
+            if self.secrets is None:
+                raise LocalError("not-open", f"position {position} is not open")
+            self._my_cards[position] = deckp.holder_card(self.snapshot.deck, self.secrets, position)
+        return self._my_cards[position]
+
+    def position_of(self, card: int) -> int:
+        snap = self.snapshot
+        for p, c in enumerate(snap.opened):
+            if c == card:
+                return p
+        for p, s in enumerate(snap.owner):
+            if s == self.seat and snap.opened[p] == game.NO_CARD and self._has_key(p) and self.card_at(p) == card:
+                return p
+        raise LocalError("not-your-card", "this seat does not hold that card")
+
+    def _has_key(self, position: int) -> bool:
+        return not deckp.missing_keys(self.snapshot.deck, position, self.seat)
+
+    def _key_for(self, position: int) -> bytes | None:
+        if self.snapshot.opened[position] != game.NO_CARD:
+            return None
+        assert self.secrets is not None
+        return scalar_to_bytes(self.secrets.lock_keys[position])
+
+    def body_for(self, action: Action) -> object:
+        """The wire body that stands for a rules action of this seat."""
+        if action.seat != self.seat:
+            raise LocalError("not-your-seat", f"an action of seat {action.seat}")
+        if isinstance(action, Take):
+            return TakeBody()
+        if isinstance(action, Pass):
+            return PassBody()
+        if isinstance(action, Challenge):
+            return ChallengeBody(self.position_of(action.card))
+        if isinstance(action, Declare):
+            if action.card is None:
+                return DeclareBody(None, None)
+            p = self.position_of(action.card)
+            return DeclareBody(p, self._key_for(p))
+        if isinstance(action, (Play, Beat, Transfer, ShowTrump)):
+            p = self.position_of(action.card)
+            key = self._key_for(p)
+            if isinstance(action, Play):
+                return PlayBody(p, key)
+            if isinstance(action, Beat):
+                return BeatBody(action.attack_index, p, key)
+            if isinstance(action, Transfer):
+                return TransferBody(p, key)
+            return ShowTrumpBody(p, key)
+        raise LocalError("bad-action", repr(action))
+
+    def act(self, action: Action) -> bytes:
+        """Sign a move for a game action of this seat. The peer checks it as the host will (a refused action
+        raises RuleError/PeerFault here and spends nothing)."""
+        body = self.body_for(action)
+        probe = self._probe(body)
+        if probe is not None:
+            raise probe
+        return self._sign(body)
+
+    def abort(self, accused: int | None, reason: str) -> bytes:
+        return self._sign(AbortBody(accused, reason, min(self.chain.length, 0xFFFF)))
+
+    def _probe(self, body: object) -> PeerFault | None:
+        """Run the move through the same checks as the host before signing it (a dry run with a throw-away key)."""
+        assert self.seat is not None
+        fake = SignedMove(self.genesis.hash, self.seat, self.counter + 1, self.chain.head, encode(body), b"", b"")
+        try:
+            seen_version = self.versions[-1]
+            game.advance(self.ctx, self.snapshot, fake, self.chain.length, seen_version)
+        except PeerFault as exc:
+            return exc
+        return None
+
+
+def _deck_kind(genesis: VerifiedGenesis) -> int:
+    try:
+        return decode(genesis.options, GameOptions).deck
+    except DecodeError as exc:
+        raise PeerFault("bad-options", exc.message, seat=genesis.host) from exc

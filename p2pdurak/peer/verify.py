@@ -1,0 +1,102 @@
+"""Offline verification of a transcript: replay it as an observer with no secrets (SPEC.md 8.9).
+
+The observer runs exactly the checks every seat ran during the game: signatures, chain, counters, every rule,
+every key, every proof, and the audit at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2pdurak.errors import PeerFault
+from p2pdurak.log import read_transcript, verify_genesis
+from p2pdurak.peer.events import Verdict
+from p2pdurak.peer.peer import Peer
+from p2pdurak.rules import GameResult
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    valid: bool
+    reason: str | None
+    entry: int | None  # index of the entry at fault (None: the genesis or the file as a whole)
+    seat: int | None  # the seat at fault (the host for chain faults); None if nobody in particular
+    message: str
+    entries: int
+    result: GameResult | None = None
+    how: str | None = None  # "result" or "abort"
+    verdicts: tuple[Verdict, ...] = field(default=())
+    names: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        res = self.result
+        return {
+            "valid": self.valid,
+            "reason": self.reason,
+            "entry": self.entry,
+            "seat": self.seat,
+            "message": self.message,
+            "entries": self.entries,
+            "how": self.how,
+            "result": None
+            if res is None
+            else {
+                "durak": res.durak,
+                "losing_team": list(res.losing_team) if res.losing_team is not None else None,
+                "draw": res.draw,
+                "pogony": res.pogony,
+                "forfeit": res.forfeit,
+                "forfeit_reason": res.forfeit_reason or None,
+                "out_order": [list(g) for g in res.out_order],
+            },
+            "verdicts": [
+                {
+                    "challenger": v.challenger,
+                    "author": v.author,
+                    "card": v.card,
+                    "caught": v.caught,
+                    "play_entry": v.play_entry,
+                    "challenge_entry": v.challenge_entry,
+                }
+                for v in self.verdicts
+            ],
+            "players": list(self.names),
+        }
+
+
+def verify_transcript_bytes(data: bytes) -> VerifyReport:
+    """Raises TranscriptError (a LocalError) if the bytes are not a transcript file at all."""
+    transcript = read_transcript(data)
+    try:
+        genesis = verify_genesis(transcript.genesis)
+        observer = Peer(genesis)
+    except PeerFault as exc:
+        return VerifyReport(False, exc.reason, None, exc.seat, exc.message, len(transcript.entries))
+    names = tuple(genesis.name(s) for s in range(genesis.seats))
+    verdicts: list[Verdict] = []
+    total = len(transcript.entries)
+    for index, entry in enumerate(transcript.entries):
+        if observer.over:
+            return VerifyReport(False, "after-end", index, genesis.host, "an entry after the end of the game", total,
+                                names=names)
+        for event in observer.receive(entry):
+            if isinstance(event, Verdict):
+                verdicts.append(event)
+        if observer.faulted is not None:
+            f = observer.faulted
+            return VerifyReport(False, f.reason, f.entry, f.seat, f.message, total, verdicts=tuple(verdicts),
+                                names=names)
+    if not observer.over:
+        waiting = observer.waiting_on()
+        return VerifyReport(
+            False, "incomplete", total, waiting[0] if waiting else None,
+            f"the transcript ends in phase {observer.phase}", total, verdicts=tuple(verdicts), names=names,
+        )
+    snap = observer.snapshot
+    ending = snap.ending
+    how = ending.kind if ending is not None else None
+    fault = snap.final_fault
+    if fault is not None:
+        return VerifyReport(False, fault.reason, total - 1, fault.seat, fault.message, total, snap.final, how,
+                            tuple(verdicts), names)
+    return VerifyReport(True, None, None, None, "valid", total, snap.final, how, tuple(verdicts), names)
