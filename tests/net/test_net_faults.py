@@ -147,3 +147,30 @@ async def test_an_impostor_that_relays_the_real_hosts_challenge_cannot_sign_the_
         await seat.run()
         assert isinstance(seat.error, NetFault) and seat.error.reason == "bad-hello"
         nursery.cancel_scope.cancel()
+
+
+async def test_too_many_connections_in_the_hello_are_shed() -> None:
+    async with hosting(seats=2, config=replace(FAST, max_unauthenticated=2)) as (host, invite, _events, _nursery):
+        first, second = await RawPeer.connect(invite), await RawPeer.connect(invite)
+        await first.challenge()
+        await second.challenge()
+        third = await RawPeer.connect(invite)
+        with trio.fail_after(2):
+            assert await third.raw.receive_some(100) == b""  # closed at once, no challenge
+        await first.aclose()
+        await until(lambda: host._unauthenticated < 2)
+        fourth = await RawPeer.connect(invite)
+        assert (await fourth.challenge()).game_id == GAME_ID  # room again once one has gone
+
+
+async def test_a_catch_up_beyond_the_log_drops_that_connection() -> None:
+    async with hosting(seats=2) as (_host, invite, events, nursery):
+        raw_identity = Identity.generate()
+        raw = await RawPeer.connect(invite)
+        await raw.hello(raw_identity)
+        other = Seat(invite, "other")
+        nursery.start_soon(other.run)
+        await raw.fs.send(m.CatchUp(99, True).encode())
+        assert await raw.closed_by_peer()
+        await until(lambda: any(e.kind == "dropped" for e in events))
+        assert [e.reason for e in events if e.kind == "dropped"] == ["bad-catch-up"]
