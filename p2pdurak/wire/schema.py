@@ -53,8 +53,8 @@ class Registry:
         """Class decorator: register a frozen dataclass under `tag`; every field must be Annotated with a Kind."""
 
         def register(cls: type[T]) -> type[T]:
-            if not 0 <= tag <= 0x7F:
-                raise ValueError(f"tag {tag} outside 0..127")
+            if not 1 <= tag <= 0x7F:
+                raise ValueError(f"tag {tag} outside 1..127 (SPEC.md R-WIRE-7)")
             if tag in self._by_tag:
                 raise ValueError(f"tag {tag} already used by {self._by_tag[tag].cls.__name__}")
             if not dataclasses.is_dataclass(cls) or not cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]

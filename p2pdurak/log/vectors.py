@@ -1,0 +1,519 @@
+"""Conformance vectors of the log (SPEC.md 6.6, 7.9): `python -m p2pdurak.log.vectors [--check]`.
+
+wire-messages.json: each log message type decoded from bytes (valid with its fields, invalid with the reason).
+wire-log.json: genesis checks, chain replays, equivocation evidence and transcript files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from p2pdurak import PROTOCOL_VERSION, SUITE
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.errors import DurakError, LocalError, PeerFault
+from p2pdurak.log.dlog import HEADER, KIND_ENTRY, encode_record, encode_transcript, read_transcript, verify_transcript
+from p2pdurak.log.evidence import EntryEquivocation, MoveEquivocation
+from p2pdurak.log.faults import ReplayFault, sha256
+from p2pdurak.log.fixtures import Table, forge_entry, honest_chain, make_table
+from p2pdurak.log.genesis import verify_genesis
+from p2pdurak.log.messages import (
+    Entry,
+    EntryData,
+    Genesis,
+    GenesisData,
+    Member,
+    Move,
+    MoveData,
+    Reject,
+    RejectData,
+)
+from p2pdurak.log.moves import sign_move
+from p2pdurak.log.sequencer import Appended, Rejected, Sequencer
+from p2pdurak.wire import REGISTRY, DecodeError, decode, encode, encode_value
+from p2pdurak.wire.canonical import Value
+from p2pdurak.wire.vectors import Outcome, main_for
+
+MESSAGES_FILE = "wire-messages.json"
+LOG_FILE = "wire-log.json"
+TYPES: dict[str, type] = {
+    cls.__name__: cls for cls in (Member, GenesisData, Genesis, MoveData, Move, EntryData, Entry, RejectData, Reject)
+}
+
+
+def message_to_json(msg: object) -> dict[str, Any]:
+    mt = REGISTRY.type_of(type(msg))
+    return {"type": type(msg).__name__, "fields": {name: _field_json(getattr(msg, name)) for name in mt.names}}
+
+
+def _field_json(value: object) -> Any:
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, tuple):
+        return [_field_json(v) for v in value]
+    if isinstance(value, bool | int | str) or value is None:
+        return value
+    return message_to_json(value)
+
+
+def _fields(msg: object) -> list[Value]:
+    return REGISTRY.to_value(msg)
+
+
+# -- wire-messages.json ---------------------------------------------------------------------------------------------
+
+
+def _messages_cases(table: Table) -> list[dict[str, Any]]:
+    g = table.genesis
+    seq = Sequencer(g, table.host)
+    move = table.move(0, 1, g.hash, b"\x92\x01\x02")
+    appended = seq.submit(move)
+    rejected = seq.submit(table.move(2, 1, b"\x00" * 32, b"\x90"))
+    if not isinstance(appended, Appended) or not isinstance(rejected, Rejected):
+        raise LocalError("vector-generator", "the sequencer did not answer as expected")
+    entry = decode(appended.entry_bytes, Entry)
+    reject = decode(rejected.reject_bytes, Reject)
+    valid: list[tuple[str, bytes]] = [
+        ("Member", encode(g.data.roster[0])),
+        ("GenesisData", g.data_bytes),
+        ("Genesis", table.genesis_bytes),
+        ("MoveData", decode(move, Move).data),
+        ("Move", move),
+        ("EntryData", entry.data),
+        ("Entry", encode(entry)),
+        ("RejectData", reject.data),
+        ("Reject", rejected.reject_bytes),
+    ]
+    member = _fields(g.data.roster[0])
+    gdata = _fields(g.data)
+    mdata = _fields(decode(decode(move, Move).data, MoveData))
+    edata = _fields(decode(entry.data, EntryData))
+    rdata = _fields(decode(reject.data, RejectData))
+    env = _fields(decode(move, Move))
+
+    def with_field(fields: list[Value], index: int, value: Value) -> bytes:
+        changed = list(fields)
+        changed[index] = value
+        return encode_value(changed)
+
+    invalid: list[tuple[str, str, bytes, str]] = [
+        ("Member", "seat 6 is above the largest seat 5", with_field(member, 1, 6), "bad-field"),
+        ("Member", "empty name", with_field(member, 2, ""), "bad-field"),
+        ("Member", "name of 65 bytes", with_field(member, 2, "я" * 32 + "x"), "bad-field"),
+        ("Member", "name with a newline", with_field(member, 2, "An\nya"), "bad-field"),
+        ("Member", "name with a bidi override", with_field(member, 2, "An\u202eya"), "bad-field"),
+        ("Member", "name with a trailing space", with_field(member, 2, "Anya "), "bad-field"),
+        ("Member", "name as bin", with_field(member, 2, b"Anya"), "bad-field"),
+        ("Member", "public key of 31 bytes", with_field(member, 3, b"\x01" * 31), "bad-field"),
+        ("Member", "seat as a boolean", with_field(member, 1, False), "bad-field"),
+        ("GenesisData", "suite with capitals", with_field(gdata, 2, "SECP256K1-SHA256-ED25519"), "bad-field"),
+        ("GenesisData", "game id of 15 bytes", with_field(gdata, 3, b"\x00" * 15), "bad-field"),
+        ("GenesisData", "options of 4097 bytes", with_field(gdata, 4, b"\x00" * 4097), "bad-field"),
+        ("GenesisData", "a roster of one", with_field(gdata, 6, [member]), "bad-field"),
+        ("GenesisData", "a roster of seven", with_field(gdata, 6, [member] * 7), "bad-field"),
+        ("GenesisData", "a roster entry that is a Move", with_field(gdata, 6, [member, env]), "unexpected-type"),
+        ("GenesisData", "a roster entry that is an int", with_field(gdata, 6, [member, 1]), "not-a-message"),
+        ("GenesisData", "a roster entry of an unknown type", with_field(gdata, 6, [member, [0x7E]]), "unknown-type"),
+        ("GenesisData", "a roster entry missing a field", with_field(gdata, 6, [member, member[:3]]), "field-count"),
+        ("Genesis", "16386 bytes: above the genesis limit", encode_value([0x03, b"\x00" * 16380, []]), "too-large"),
+        ("Genesis", "no signatures", encode_value([0x03, g.data_bytes, []]), "bad-field"),
+        ("MoveData", "counter 0", with_field(mdata, 3, 0), "bad-field"),
+        ("MoveData", "counter 2^32", with_field(mdata, 3, 2**32), "bad-field"),
+        ("MoveData", "author 6", with_field(mdata, 2, 6), "bad-field"),
+        ("MoveData", "seen of 31 bytes", with_field(mdata, 4, b"\x00" * 31), "bad-field"),
+        ("MoveData", "genesis as str", with_field(mdata, 1, "00" * 16), "bad-field"),
+        ("MoveData", "a field missing", encode_value(mdata[:-1]), "field-count"),
+        ("MoveData", "a field too many", encode_value([*mdata, b""]), "field-count"),
+        ("MoveData", "a Move where MoveData belongs", move, "unexpected-type"),
+        ("Move", "signature of 63 bytes", with_field(env, 2, b"\x00" * 63), "bad-field"),
+        ("Move", "non-minimal length of the data bin", _bin16_first(move), "non-canonical"),
+        ("Move", "a byte after the move", move + b"\x00", "trailing-bytes"),
+        ("Move", "tag 0x7f", encode_value([0x7F, *env[1:]]), "unknown-type"),
+        ("Move", "a bare int", b"\x05", "not-a-message"),
+        ("Move", "an empty array", b"\x90", "not-a-message"),
+        ("Entry", "a Move where an Entry belongs", move, "unexpected-type"),
+        ("EntryData", "seq 2^32", with_field(edata, 1, 2**32), "bad-field"),
+        ("EntryData", "prev of 33 bytes", with_field(edata, 2, b"\x00" * 33), "bad-field"),
+        ("RejectData", "reason with capitals", with_field(rdata, 5, "Stale-Pass"), "bad-field"),
+        ("RejectData", "empty reason", with_field(rdata, 5, ""), "bad-field"),
+        ("RejectData", "reason of 65 bytes", with_field(rdata, 5, "a" * 65), "bad-field"),
+    ]
+    cases: list[dict[str, Any]] = []
+    for type_name, data in valid:
+        msg: object = decode(data, TYPES[type_name])
+        cases.append(
+            _case(len(cases) + 1, f"a valid {type_name}", type_name, data, "valid", fields=message_to_json(msg))
+        )
+    for type_name, comment, data, reason in invalid:
+        cases.append(_case(len(cases) + 1, comment, type_name, data, "invalid", reason=reason))
+    return cases
+
+
+def _bin16_first(move: bytes) -> bytes:
+    """The same Move with its data bin written with a bin16 header (c5) instead of bin8 (c4)."""
+    envelope = decode(move, Move)
+    if len(envelope.data) >= 256:
+        raise ValueError("expected a short move")
+    head = bytes((0x93, 0x05, 0xC5)) + len(envelope.data).to_bytes(2, "big")
+    return head + envelope.data + b"\xc4\x40" + envelope.signature
+
+
+def _case(tcid: int, comment: str, type_name: str, data: bytes, result: str, **extra: Any) -> dict[str, Any]:
+    case: dict[str, Any] = {"tcId": tcid, "comment": comment, "messageType": type_name, "input": data.hex()}
+    case["result"] = result
+    case.update(extra)
+    return case
+
+
+def generate_messages() -> dict[str, Any]:
+    cases = _messages_cases(make_table(3, seed=31, host=1))
+    return {
+        "algorithm": "p2pdurak log messages",
+        "suite": SUITE,
+        "version": PROTOCOL_VERSION,
+        "spec": "SPEC.md 6.3, 7.2-7.5",
+        "generator": "python -m p2pdurak.log.vectors",
+        "notes": {
+            "valid": "input decoded as messageType gives fields (bin as hex, nested messages as {type, fields})",
+            "invalid": "decoding input as messageType MUST fail with reason (R-WIRE-5, R-WIRE-9)",
+        },
+        "numberOfTests": len(cases),
+        "testGroups": [{"type": "LogMessage", "tests": cases}],
+    }
+
+
+# -- wire-log.json --------------------------------------------------------------------------------------------------
+
+
+def _signed_genesis(data: GenesisData | bytes, signers: Sequence[Identity]) -> bytes:
+    data_bytes = data if isinstance(data, bytes) else encode(data)
+    return encode(Genesis(data_bytes, tuple(s.sign("genesis", data_bytes) for s in signers)))
+
+
+def _genesis_cases() -> list[dict[str, Any]]:
+    t = make_table(3, seed=41, host=2)
+    ids = list(t.identities)
+    d = t.genesis.data
+    two, six = make_table(2, seed=42), make_table(6, seed=43, host=5)
+    envelope = decode(t.genesis_bytes, Genesis)
+    zero_key = (1).to_bytes(32, "little")  # the identity point
+    cases: list[tuple[str, bytes, str, int | None]] = [
+        ("a valid genesis, 3 seats, host 2", t.genesis_bytes, "valid", None),
+        ("a valid genesis, 2 seats", two.genesis_bytes, "valid", None),
+        ("a valid genesis, 6 seats", six.genesis_bytes, "valid", None),
+        ("seat 1 signed in the move domain", _domain_swap(t, 1), "bad-genesis-signature", 1),
+        (
+            "signatures in the wrong order",
+            encode(Genesis(envelope.data, envelope.signatures[::-1])),
+            "bad-genesis-signature",
+            0,
+        ),
+        (
+            "one signature short",
+            encode(Genesis(envelope.data, envelope.signatures[:2])),
+            "signature-count",
+            None,
+        ),
+        ("version 2, properly signed", _signed_genesis(replace(d, version=2), ids), "unsupported-version", None),
+        ("another suite", _signed_genesis(replace(d, suite="p256-sha256-ed25519"), ids), "unsupported-suite", None),
+        ("host seat 3 of 3", _signed_genesis(replace(d, host=3), ids), "bad-host", None),
+        (
+            "seats out of order",
+            _signed_genesis(replace(d, roster=(d.roster[1], d.roster[0], d.roster[2])), ids),
+            "bad-roster",
+            None,
+        ),
+        (
+            "two seats with one key",
+            _signed_genesis(replace(d, roster=(*d.roster[:2], replace(d.roster[2], public_key=ids[0].public))), ids),
+            "duplicate-key",
+            None,
+        ),
+        (
+            "the identity point as a key",
+            _signed_genesis(
+                replace(d, roster=(d.roster[0], replace(d.roster[1], public_key=zero_key), d.roster[2])), ids
+            ),
+            "bad-public-key",
+            1,
+        ),
+        ("a byte after the genesis", t.genesis_bytes + b"\x00", "trailing-bytes", None),
+        ("a Move where the genesis belongs", t.move(0, 1, t.genesis.hash, b""), "unexpected-type", None),
+    ]
+    out = []
+    for i, (comment, data, result, seat) in enumerate(cases):
+        case: dict[str, Any] = {"tcId": i + 1, "comment": comment, "input": data.hex()}
+        if result == "valid":
+            g = verify_genesis(data)
+            case.update(result="valid", genesisHash=g.hash.hex(), seats=g.seats, host=g.host)
+        else:
+            case.update(result="invalid", reason=result, seat=seat)
+        out.append(case)
+    return out
+
+
+def _domain_swap(t: Table, seat: int) -> bytes:
+    g = decode(t.genesis_bytes, Genesis)
+    sigs = list(g.signatures)
+    sigs[seat] = t.identities[seat].sign("move", g.data)
+    return encode(Genesis(g.data, tuple(sigs)))
+
+
+def _chain_cases(t: Table) -> list[tuple[str, list[bytes]]]:
+    host = t.host
+    e = honest_chain(t, 5)
+    chain = verify_transcript(read_transcript(encode_transcript(t.genesis_bytes, e)))[1]
+    g = t.genesis.hash
+    head = chain.head
+    last = chain.entry(4).move
+    nxt = chain.last_counter(0) + 1
+    other = make_table(3, seed=52, host=1)
+
+    def entry(move: bytes, seq: int = 5, prev: bytes = head, signer: Identity = host) -> bytes:
+        return forge_entry(signer, seq, prev, move)
+
+    move_data = encode_value([0x04, g, 4, nxt, head, b""])
+    unknown_author = encode(Move(move_data, t.identities[0].sign("move", move_data)))
+    fork = forge_entry(host, 2, chain.entry(1).hash, t.move(2, 40, g, b"\x01"))
+    gap = entry(t.move(0, nxt + 2, head, b""))
+    stale = t.move(0, nxt, head, b"")
+    return [
+        ("an honest chain of 5 entries", e),
+        ("an empty chain", []),
+        ("entry 5 signed by seat 0, not the host", [*e, entry(t.move(0, nxt, head, b""), signer=t.identities[0])]),
+        ("entry 5 with seq 6", [*e, entry(t.move(0, nxt, head, b""), seq=6)]),
+        ("entry 5 linked to entry 3", [*e, entry(t.move(0, nxt, head, b""), prev=chain.entry(3).hash)]),
+        ("entry 2 dropped", [*e[:2], *e[3:]]),
+        ("entries 1 and 2 swapped", [e[0], e[2], e[1], *e[3:]]),
+        ("entry 3 repeated", [*e[:4], e[3], e[4]]),
+        ("a second host-signed entry 2", [*e, fork]),
+        ("a move signed by another seat's key", [*e, entry(sign_move(t.identities[2], g, 0, nxt, head, b""))]),
+        ("a move of another game", [*e, entry(sign_move(t.identities[0], other.genesis.hash, 0, nxt, head, b""))]),
+        ("a move by seat 4 at a table of 3", [*e, entry(unknown_author)]),
+        ("a move that repeats an old counter", [*e, entry(t.move(last.author, last.counter - 1, head, b"\x07"))]),
+        (
+            "a counter in a gap below the newest",
+            [*e, gap, forge_entry(host, 6, sha256(gap), stale)],
+        ),
+        ("the same move appended twice", [*e, entry(last.encoded)]),
+        ("two moves with one counter", [*e, entry(t.move(last.author, last.counter, head, b"\x01"))]),
+        ("a move that saw an unknown entry", [*e, entry(t.move(0, nxt, b"\x42" * 32, b""))]),
+        ("a move that is not msgpack", [*e, entry(b"\xc1")]),
+        ("entry data that is not an EntryData", [*e, encode(Entry(b"\x90", host.sign("entry", b"\x90")))]),
+        ("an entry with a byte after it", [*e[:4], e[4] + b"\x00"]),
+    ]
+
+
+def _replay_case(genesis: bytes, entries: list[bytes]) -> dict[str, Any]:
+    try:
+        g, chain = verify_transcript(read_transcript(encode_transcript(genesis, entries)))
+    except ReplayFault as exc:
+        return {"result": "invalid", "reason": exc.reason, "entry": exc.entry, "seat": exc.seat}
+    del g
+    return {"result": "valid", "length": chain.length, "head": chain.head.hex()}
+
+
+def _evidence_cases(t: Table) -> list[tuple[str, str, bytes, bytes]]:
+    e = honest_chain(t, 3)
+    chain = verify_transcript(read_transcript(encode_transcript(t.genesis_bytes, e)))[1]
+    g = t.genesis.hash
+    m = chain.entry(1).move
+    fork = forge_entry(t.host, 1, chain.entry(0).hash, t.move(2, 9, g, b"\x01"))
+    other = make_table(3, seed=52, host=1)
+    return [
+        ("EntryEquivocation", "two host-signed entries with seq 1", e[1], fork),
+        ("EntryEquivocation", "the same entry twice", e[1], e[1]),
+        ("EntryEquivocation", "entries with seq 0 and 1", e[0], fork),
+        (
+            "EntryEquivocation",
+            "the second is not signed by the host",
+            e[1],
+            forge_entry(t.identities[0], 1, g, m.encoded),
+        ),
+        (
+            "MoveEquivocation",
+            "two moves of one author with one counter",
+            m.encoded,
+            t.move(m.author, m.counter, g, b"!"),
+        ),
+        ("MoveEquivocation", "the same move twice", m.encoded, m.encoded),
+        ("MoveEquivocation", "different counters", m.encoded, t.move(m.author, m.counter + 1, g, b"!")),
+        ("MoveEquivocation", "different authors", m.encoded, t.move((m.author + 1) % 3, m.counter, g, b"!")),
+        (
+            "MoveEquivocation",
+            "a signature by another key",
+            m.encoded,
+            sign_move(t.identities[(m.author + 1) % 3], g, m.author, m.counter, g, b"!"),
+        ),
+        (
+            "MoveEquivocation",
+            "moves of another game",
+            sign_move(t.identities[0], other.genesis.hash, 0, 1, g, b""),
+            sign_move(t.identities[0], other.genesis.hash, 0, 1, g, b"!"),
+        ),
+    ]
+
+
+def _transcript_cases(t: Table) -> list[tuple[str, bytes]]:
+    e = honest_chain(t, 3)
+    good = encode_transcript(t.genesis_bytes, e)
+    flipped = bytearray(good)
+    flipped[len(good) // 2] ^= 1
+    return [
+        ("an honest transcript", good),
+        ("a transcript with no entries", encode_transcript(t.genesis_bytes, [])),
+        ("one byte flipped in the middle", bytes(flipped)),
+        ("cut in the middle of the last record", good[:-10]),
+        ("cut in the header", good[:9]),
+        ("another magic", b"P2PDURAK-DLOX" + good[13:]),
+        ("format version 2", good[:14] + b"\x02" + good[15:]),
+        ("an entry record before the genesis", HEADER + encode_record(KIND_ENTRY, e[0])),
+        ("a private record in a public transcript", good + encode_record(0x80, b"secret")),
+        ("a record of kind 3", good + b"\x03\x00\x00\x00\x01\x00"),
+        ("a record of length 0", good + b"\x02\x00\x00\x00\x00"),
+        ("a record longer than 262144 bytes", good + b"\x02\x00\x04\x00\x01"),
+        ("a second genesis record", good + encode_record(0x01, t.genesis_bytes)),
+    ]
+
+
+def generate_log() -> dict[str, Any]:
+    t = make_table(3, seed=51, host=1)
+    genesis_tests = _genesis_cases()
+    tcid = len(genesis_tests)
+    chain_tests = []
+    for comment, entries in _chain_cases(t):
+        tcid += 1
+        chain_tests.append({"tcId": tcid, "comment": comment, "entries": [x.hex() for x in entries]})
+        chain_tests[-1].update(_replay_case(t.genesis_bytes, entries))
+    evidence_tests = []
+    for kind, comment, first, second in _evidence_cases(t):
+        tcid += 1
+        case: dict[str, Any] = {"tcId": tcid, "comment": comment, "kind": kind, "first": first.hex()}
+        case["second"] = second.hex()
+        case.update(_evidence_result(t, kind, first, second))
+        evidence_tests.append(case)
+    transcript_tests = []
+    for comment, data in _transcript_cases(t):
+        tcid += 1
+        transcript_tests.append({"tcId": tcid, "comment": comment, "input": data.hex(), **_transcript_result(data)})
+    return {
+        "algorithm": "p2pdurak signed log",
+        "suite": SUITE,
+        "version": PROTOCOL_VERSION,
+        "spec": "SPEC.md 7",
+        "generator": "python -m p2pdurak.log.vectors",
+        "notes": {
+            "Genesis": "R-LOG-5: valid with genesisHash, seats, host; or invalid with reason and seat (null: none)",
+            "Chain": "R-LOG-11, R-LOG-23: replay entries after the group's genesis; valid with length and head, or "
+            "invalid with reason, entry (index of the failing entry) and seat at fault",
+            "Evidence": "R-LOG-17, R-LOG-18: valid with the seat proven at fault, or invalid with reason not-evidence",
+            "Transcript": "R-LOG-21..23: a whole file; valid with length and head, or invalid with reason "
+            "(and entry and seat for a replay failure)",
+        },
+        "numberOfTests": tcid,
+        "testGroups": [
+            {"type": "Genesis", "tests": genesis_tests},
+            {"type": "Chain", "genesis": t.genesis_bytes.hex(), "tests": chain_tests},
+            {"type": "Evidence", "genesis": t.genesis_bytes.hex(), "tests": evidence_tests},
+            {"type": "Transcript", "tests": transcript_tests},
+        ],
+    }
+
+
+def _evidence_result(t: Table, kind: str, first: bytes, second: bytes) -> dict[str, Any]:
+    evidence = EntryEquivocation(first, second) if kind == "EntryEquivocation" else MoveEquivocation(first, second)
+    try:
+        return {"result": "valid", "seat": evidence.check(t.genesis)}
+    except DurakError as exc:
+        return {"result": "invalid", "reason": exc.reason}
+
+
+def _transcript_result(data: bytes) -> dict[str, Any]:
+    try:
+        _, chain = verify_transcript(read_transcript(data))
+    except ReplayFault as exc:
+        return {"result": "invalid", "reason": exc.reason, "entry": exc.entry, "seat": exc.seat}
+    except DurakError as exc:
+        return {"result": "invalid", "reason": exc.reason}
+    return {"result": "valid", "length": chain.length, "head": chain.head.hex()}
+
+
+# -- running the vectors --------------------------------------------------------------------------------------------
+
+
+_RESULT_KEYS = ("result", "reason", "seat", "entry", "length", "head", "genesisHash", "seats", "host")
+
+
+def _expect(case: dict[str, Any], got: dict[str, Any]) -> Outcome:
+    keys = [
+        k for k in ("result", "reason", "seat", "entry", "length", "head", "genesisHash", "seats", "host") if k in case
+    ]
+    want = {k: case[k] for k in keys}
+    have = {k: got.get(k) for k in keys}
+    return Outcome(case["tcId"], want == have, "ok" if want == have else f"got {have}, expected {want}")
+
+
+def _run_message(case: dict[str, Any]) -> Outcome:
+    data = bytes.fromhex(case["input"])
+    try:
+        msg: object = decode(data, TYPES[case["messageType"]])
+    except DecodeError as exc:
+        return _expect(case, {"result": "invalid", "reason": exc.reason})
+    if case["result"] == "valid" and (message_to_json(msg) != case["fields"] or encode(msg) != data):
+        return Outcome(case["tcId"], False, "decoded to other fields")
+    return _expect(case, {"result": "valid"})
+
+
+def _run_genesis(case: dict[str, Any]) -> Outcome:
+    try:
+        g = verify_genesis(bytes.fromhex(case["input"]))
+    except PeerFault as exc:
+        return _expect(case, {"result": "invalid", "reason": exc.reason, "seat": exc.seat})
+    return _expect(case, {"result": "valid", "genesisHash": g.hash.hex(), "seats": g.seats, "host": g.host})
+
+
+def _run_chain(group: dict[str, Any], case: dict[str, Any]) -> Outcome:
+    entries = [bytes.fromhex(x) for x in case["entries"]]
+    return _expect(case, _replay_case(bytes.fromhex(group["genesis"]), entries))
+
+
+def _run_evidence(group: dict[str, Any], case: dict[str, Any]) -> Outcome:
+    return _expect(case, _evidence_check(verify_genesis(bytes.fromhex(group["genesis"])), case))
+
+
+def _run_transcript(group: dict[str, Any], case: dict[str, Any]) -> Outcome:
+    return _expect(case, _transcript_result(bytes.fromhex(case["input"])))
+
+
+_RUNNERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], Outcome]] = {
+    "LogMessage": lambda group, case: _run_message(case),
+    "Genesis": lambda group, case: _run_genesis(case),
+    "Chain": _run_chain,
+    "Evidence": _run_evidence,
+    "Transcript": _run_transcript,
+}
+
+
+def run(doc: dict[str, Any]) -> list[Outcome]:
+    """Check this implementation against a vector file (either of the two this module writes)."""
+    outcomes: list[Outcome] = []
+    for group in doc["testGroups"]:
+        runner = _RUNNERS.get(group["type"])
+        if runner is None:
+            raise ValueError(f"unknown group type {group['type']}")
+        outcomes.extend(runner(group, case) for case in group["tests"])
+    return outcomes
+
+
+def _evidence_check(genesis: Any, case: dict[str, Any]) -> dict[str, Any]:
+    first, second = bytes.fromhex(case["first"]), bytes.fromhex(case["second"])
+    cls = EntryEquivocation if case["kind"] == "EntryEquivocation" else MoveEquivocation
+    try:
+        return {"result": "valid", "seat": cls(first, second).check(genesis)}
+    except DurakError as exc:
+        return {"result": "invalid", "reason": exc.reason}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main_for({MESSAGES_FILE: generate_messages, LOG_FILE: generate_log}))
