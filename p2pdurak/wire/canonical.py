@@ -8,6 +8,8 @@ nesting, bytes after the value) is refused with its own reason code before anyth
 
 from __future__ import annotations
 
+from typing import cast
+
 import msgpack
 
 from p2pdurak.errors import LocalError, PeerFault
@@ -154,12 +156,46 @@ class _Scanner:
         return [self.value(depth + 1) for _ in range(length)]
 
 
+_REFUSED = object()
+
+
+def _fast_decode(data: bytes) -> Value | object:
+    """msgpack-python's C parser, accepted only if the value is in the subset and re-encodes to exactly `data`.
+
+    It accepts exactly what the scanner accepts (a property test checks this); anything it refuses goes to the
+    scanner, which finds the precise reason. It only makes the common, valid case fast.
+    """
+    try:
+        value: object = msgpack.unpackb(data, raw=False, strict_map_key=True, max_map_len=0, max_ext_len=0)
+    except Exception:  # any failure of the C parser: the scanner names it
+        return _REFUSED
+    if not _in_subset(value, 0):
+        return _REFUSED
+    try:
+        if msgpack.packb(value, use_bin_type=True) != data:
+            return _REFUSED
+    except Exception:  # defensive: re-encoding a decoded value should not fail
+        return _REFUSED
+    return value
+
+
+def _in_subset(value: object, depth: int) -> bool:
+    if type(value) is list:
+        return depth < MAX_DEPTH and all(_in_subset(v, depth + 1) for v in value)
+    if type(value) is int:
+        return value >= 0
+    return type(value) is bytes or type(value) is str or type(value) is bool or value is None
+
+
 def decode_value(data: bytes, *, max_size: int = MAX_MESSAGE_SIZE, seat: int | None = None) -> Value:
     """Decode exactly one canonical value that fills `data`; `seat` is named in the DecodeError if any."""
     if type(data) is not bytes:
         raise EncodeError("bad-value", "decode_value takes bytes")
     if len(data) > max_size:
         raise DecodeError("too-large", f"{len(data)} bytes, the limit is {max_size}", seat=seat)
+    fast = _fast_decode(data)
+    if fast is not _REFUSED:
+        return cast(Value, fast)
     scanner = _Scanner(data, seat)
     value = scanner.value(0)
     if scanner.pos != len(data):

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from p2pdurak.wire import MAX_DEPTH, MAX_MESSAGE_SIZE, DecodeError, EncodeError, decode_value, encode_value
-from p2pdurak.wire.canonical import Value
+from p2pdurak.wire.canonical import _REFUSED, Value, _fast_decode, _Scanner
 
 scalars = st.one_of(
     st.none(),
@@ -201,3 +201,33 @@ def test_encode_refuses_too_deep() -> None:
     assert decode_value(encode_value(value)) == value
     with pytest.raises(EncodeError):
         encode_value([value])
+
+
+def scanner_result(data: bytes) -> tuple[bool, object]:
+    try:
+        scanner = _Scanner(data, None)
+        value = scanner.value(0)
+        if scanner.pos != len(data):
+            return False, None
+        return True, value
+    except DecodeError:
+        return False, None
+
+
+@given(st.one_of(st.binary(max_size=60), values.map(encode_value)), st.data())
+def test_fast_path_accepts_exactly_what_the_scanner_accepts(blob: bytes, data: st.DataObject) -> None:
+    mutated = bytearray(blob)
+    if mutated and data.draw(st.booleans()):
+        mutated[data.draw(st.integers(0, len(mutated) - 1))] = data.draw(st.integers(0, 255))
+    fast = _fast_decode(bytes(mutated))
+    accepted, value = scanner_result(bytes(mutated))
+    assert (fast is not _REFUSED) == accepted
+    if accepted:
+        assert fast == value
+
+
+@pytest.mark.parametrize(
+    "hex_input", ["cb3ff0000000000000", "d6ff00000000", "c70001", "8100c0", "ff", "91" * MAX_DEPTH + "90", "9100c0"]
+)
+def test_fast_path_refuses_what_msgpack_python_would_accept(hex_input: str) -> None:
+    assert _fast_decode(bytes.fromhex(hex_input)) is _REFUSED
