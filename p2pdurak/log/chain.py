@@ -57,7 +57,8 @@ class ChainFollower:
 
     @property
     def entries(self) -> Sequence[VerifiedEntry]:
-        return tuple(self._entries)
+        """Every entry in seq order (a live view, not a copy: do not modify it)."""
+        return self._entries
 
     def entry(self, seq: int) -> VerifiedEntry:
         return self._entries[seq]

@@ -150,6 +150,7 @@ class TranscriptWriter:
         self._file = open(path, "ab")  # noqa: SIM115 - kept open for incremental appends
         if new:
             self._write(HEADER)
+            _fsync_directory(path.parent)  # the new file's name is durable too
 
     def append(self, kind: int, payload: bytes) -> None:
         self._write(encode_record(kind, payload))
@@ -173,3 +174,14 @@ class TranscriptWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # some platforms cannot open a directory; the file itself is still fsynced
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

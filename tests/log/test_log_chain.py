@@ -43,7 +43,7 @@ def rejected(result: Appended | Rejected) -> Rejected:
 
 
 def snapshot(chain: ChainFollower) -> tuple[object, ...]:
-    return (chain.head, chain.length, chain.entries, tuple(chain.last_counter(s) for s in range(3)))
+    return (chain.head, chain.length, tuple(chain.entries), tuple(chain.last_counter(s) for s in range(3)))
 
 
 def test_honest_chain_followers_agree() -> None:
