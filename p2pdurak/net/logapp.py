@@ -10,6 +10,8 @@ from p2pdurak.log import (
     ChainFollower,
     Rejected,
     Sequencer,
+    Validator,
+    VerifiedGenesis,
     assemble_genesis,
     make_genesis_data,
     sign_genesis,
@@ -24,8 +26,17 @@ from p2pdurak.net.links import table_code
 class SequencerApp:
     """HostApp: the genesis from the roster (the host is seat `host_seat`), entries from the log's Sequencer."""
 
-    def __init__(self, identity: Identity, game_id: bytes, options: bytes = b"", host_seat: int = 0) -> None:
+    def __init__(
+        self,
+        identity: Identity,
+        game_id: bytes,
+        options: bytes = b"",
+        host_seat: int = 0,
+        on_sealed: Callable[[VerifiedGenesis], None] | None = None,
+    ) -> None:
         self.identity = identity
+        self.on_sealed = on_sealed
+        self.validate: Validator | None = None  # the peer layer's rule check (set it from on_sealed)
         self.game_id = game_id
         self.options = options
         self.host_seat = host_seat
@@ -44,13 +55,16 @@ class SequencerApp:
 
     def seal_genesis(self, signatures: Sequence[bytes]) -> bytes:
         sealed = assemble_genesis(self.data, signatures)
-        self.sequencer = Sequencer(verify_genesis(sealed), self.identity)
+        verified = verify_genesis(sealed)
+        self.sequencer = Sequencer(verified, self.identity)
+        if self.on_sealed is not None:
+            self.on_sealed(verified)
         return sealed
 
     def submit(self, seat: int, move: bytes) -> Submission:
         if self.sequencer is None:
             raise AssertionError("submit before the genesis")
-        result = self.sequencer.submit(move)
+        result = self.sequencer.submit(move, self.validate)
         if isinstance(result, Rejected):
             return Submission(reject=result.reject_bytes)
         return Submission(entries=() if result.duplicate else (result.entry_bytes,))

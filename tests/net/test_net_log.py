@@ -8,6 +8,8 @@ from functools import partial
 import trio
 
 from p2pdurak.crypto.identity import Identity
+from p2pdurak.errors import RuleError
+from p2pdurak.log import SignedMove
 from p2pdurak.net.client import Client
 from p2pdurak.net.host import HostServer, listener_port, open_listeners
 from p2pdurak.net.logapp import FollowerApp, SequencerApp
@@ -46,4 +48,31 @@ async def test_three_seats_play_the_signed_log_over_tcp() -> None:
         assert len(host.entries) == 12
         host.finish()
         await until(lambda: host.closed.is_set())
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_peer_layers_validator_refuses_through_a_signed_reject() -> None:
+    host_identity = Identity.generate()
+    app = SequencerApp(host_identity, GAME_ID)
+
+    def refuse_illegal(move: SignedMove, seen_length: int) -> None:
+        if move.body.startswith(b"illegal"):
+            raise RuleError("not-your-turn", "refused by the rules")
+
+    app.on_sealed = lambda genesis: setattr(app, "validate", refuse_illegal)
+    listeners = await open_listeners()
+    host = HostServer(host_identity, GAME_ID, app, seats=2, config=FAST)
+    invite = host.invite("127.0.0.1", listener_port(listeners))
+    apps = [FollowerApp(host_identity), FollowerApp(Identity.generate())]
+    clients = [Client(a.identity, f"seat{n}", invite, a, config=FAST) for n, a in enumerate(apps)]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(host.serve, listeners)
+        for c in clients:
+            nursery.start_soon(c.run)
+            await until(lambda: c.seat is not None)  # noqa: B023
+        await until(lambda: all(a.follower is not None for a in apps))
+        clients[1].send_move(apps[1].next_move(b"illegal play"))
+        clients[1].send_move(apps[1].next_move(b"legal play"))
+        await until(partial(_length_is, apps, 1))
+        assert apps[1].rejects == ["not-your-turn"] and apps[0].rejects == []
         nursery.cancel_scope.cancel()
