@@ -145,7 +145,7 @@ class Registry:
     def _decode(self, data: bytes, expected: tuple[type, ...] | None, seat: int | None) -> Any:
         limit = MAX_MESSAGE_SIZE
         if expected is not None:
-            limit = max(self._by_cls[t].max_size if t in self._by_cls else 0 for t in expected)
+            limit = max(self.type_of(t).max_size for t in expected)  # EncodeError for an unregistered class
         value = decode_value(data, max_size=limit, seat=seat)
         if type(value) is list and value and type(value[0]) is int and value[0] in self._by_tag:
             mt = self._by_tag[value[0]]
