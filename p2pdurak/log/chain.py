@@ -126,7 +126,10 @@ class ChainFollower:
         return entry
 
     def compare(self, entry_bytes: bytes) -> EntryEquivocation | None:
-        """Fork detection for a host-signed entry learned elsewhere: evidence if it contradicts our chain."""
+        """Fork detection for a host-signed entry learned elsewhere: evidence if it contradicts our chain.
+
+        None if it agrees with our chain or lies beyond it; LogFault if it is not a host-signed entry at all.
+        """
         host = self.genesis.host
         seq, _ = self._host_signed(entry_bytes, host)
         if seq < len(self._entries) and self._entries[seq].encoded != entry_bytes:
