@@ -155,6 +155,9 @@ class HostServer:
         """Log entries (already persisted by the caller) and broadcast them."""
         if self.phase != SESSION:
             raise LocalError("not-in-session", "entries can only be appended during the session")
+        self._extend(entries)
+
+    def _extend(self, entries: Iterable[bytes]) -> None:
         self.entries.extend(entries)
         for c in self._conns.values():
             c.wake.set()
@@ -227,8 +230,7 @@ class HostServer:
             self.abort("silent-seat", seat)
         elif self.phase == SESSION:
             entries = self.app.on_silent(seat)
-            if self.phase == SESSION:
-                self.append(entries)
+            self._extend(entries)  # even if on_silent called finish(): the abort entry still goes out first
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         fs = FramedStream(stream, self.config)
@@ -455,8 +457,8 @@ class HostServer:
         else:
             self._send(conn, m.Received(message.mid))
             self._deadlines.pop(seat, None)  # it spoke; the game side re-arms with wait_for if it still waits
-        if result.entries and self.phase == SESSION:
-            self.append(result.entries)
+        if result.entries:
+            self._extend(result.entries)  # (submit may have called finish() on the last move of the game)
 
 
 async def open_listeners(host: str = "127.0.0.1", port: int = 0) -> list[trio.SocketListener]:

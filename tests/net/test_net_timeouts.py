@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from p2pdurak.crypto.identity import Identity
-from p2pdurak.net.host import SESSION
+from p2pdurak.net.host import SESSION, HostServer
 from tests.net.net_harness import FAST, ListSequencer, RawPeer, Seat, hosting, until
 
 
@@ -71,3 +72,27 @@ async def test_a_bad_genesis_signature_aborts_naming_the_seat() -> None:
         assert honest.ending is not None and honest.ending.kind == "abort"
         assert (honest.ending.reason, honest.ending.seat) == ("bad-signature", 1)
         assert host.phase != SESSION
+
+
+async def test_on_silent_may_end_the_game_and_the_abort_entry_still_arrives_first() -> None:
+    class EndingSequencer(ListSequencer):
+        host: HostServer | None = None
+
+        def on_silent(self, seat: int) -> Sequence[bytes]:
+            assert self.host is not None
+            self.host.finish("aborted")
+            return super().on_silent(seat)
+
+    app = EndingSequencer()
+    async with hosting(app, seats=2) as (host, invite, _events, nursery):
+        app.host = host
+        seats = [Seat(invite, f"p{i}") for i in range(2)]
+        for s in seats:
+            nursery.start_soon(s.run)
+            await until(lambda: s.client.seat is not None)  # noqa: B023
+        await until(lambda: all(s.client.has_genesis for s in seats))
+        host.wait_for([1], 0.1)
+        await until(lambda: all(s.ending is not None for s in seats))
+        for s in seats:
+            assert s.app.entries == [b"abort:\x01"]
+            assert s.ending is not None and s.ending.reason == "aborted"
