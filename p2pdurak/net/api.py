@@ -26,7 +26,8 @@ class HostApp(Protocol):
     """The host's game side (the sequencer). Every call runs inside the trio loop and must not block.
 
     Raising a PeerFault from check_genesis_signature aborts the game naming that seat; from submit it drops that
-    connection. Any other exception is a bug and stops the server."""
+    connection. Any other exception is a bug and stops the server. submit and on_silent may call
+    HostServer.finish(); the entries they return are still sent before the bye."""
 
     def make_genesis(self, roster: Sequence[SeatInfo]) -> bytes: ...
 
