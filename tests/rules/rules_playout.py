@@ -27,7 +27,7 @@ MAX_ACTIONS = 20_000
 
 
 def random_deck(options: Options, rnd: random.Random) -> list[int]:
-    cards = list(canonical_deck(options.deck))
+    cards: list[int] = list(canonical_deck(options.deck))
     rnd.shuffle(cards)
     return cards
 
