@@ -14,6 +14,7 @@ HELP = "measure performance (topics: rules, setup, protocol, net; none = all)"
 TOPICS: dict[str, str] = {
     "rules": "p2pdurak.bench.rules",
     "setup": "p2pdurak.bench.setup",
+    "protocol": "p2pdurak.bench.protocol",
     "shuffle": "p2pdurak.crypto.shuffle_bench",
     "net": "p2pdurak.net.bench",
 }
