@@ -60,7 +60,7 @@ def any_action(st: State, rnd: random.Random) -> Action:
     if kind == 1:
         return Play(seat, card)
     if kind == 2:
-        return Beat(seat, rnd.randrange(7), card)
+        return Beat(seat, rnd.randrange(6), card)
     if kind == 3:
         return Transfer(seat, card)
     if kind == 4:

@@ -1,0 +1,192 @@
+"""Generator of the rules conformance vectors (protocol/vectors/rules-*.json, SPEC.md 3.11).
+
+    python -m tests.rules.rules_vectors      # rewrites the files
+
+rules-actions.json: every action line of every scenario file, as (encoded state, action, seen) -> valid with the
+hash of the next state, or invalid with the reason code. rules-games.json: complete random games (deal by position,
+every action, the result and the final state hash) and illegal actions after a prefix of a game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from p2pdurak.cards import format_card, parse_card
+from p2pdurak.errors import RuleError
+from p2pdurak.rules import (
+    OVER,
+    Options,
+    State,
+    all_options,
+    apply,
+    format_action,
+    legal_actions,
+    new_game,
+    parse_action,
+    result,
+)
+from tests.rules.rules_playout import any_action, random_deck
+from tests.rules.rules_scenario import all_scenarios, parse_scenario, start
+
+VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+HEADER = {"suite": "secp256k1-sha256-ed25519", "version": 1, "generator": "tests.rules.rules_vectors"}
+
+
+def result_text(st: State) -> str:
+    """The result notation of SPEC.md 3.11: `durak 2`, `team 1 3`, `draw`, `+ pogony 2`, `+ forfeit 1`."""
+    r = result(st)
+    if r is None:
+        return "running"
+    if r.draw:
+        text = "draw"
+    elif r.losing_team is not None:
+        text = "team " + " ".join(map(str, r.losing_team))
+    else:
+        text = f"durak {r.durak}"
+    if r.pogony:
+        text += f" pogony {r.pogony}"
+    return text
+
+
+def action_cases() -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = []
+    for path in all_scenarios():
+        sc = parse_scenario(path)
+        st = start(sc)
+        for number, line in sc.steps:
+            if line.startswith("expect "):
+                continue
+            text, _, _reason = line.partition("!")
+            text, _, seen_text = text.partition("@")
+            action = parse_action(text)
+            seen = int(seen_text) if seen_text.strip() else None
+            case: dict[str, Any] = {
+                "tcId": len(cases) + 1,
+                "comment": f"{sc.name} line {number}",
+                "options": st.options.describe(),
+                "state": st.encode().hex(),
+                "stateHash": st.digest().hex(),
+                "action": format_action(action),
+                "seen": seen,
+            }
+            try:
+                after = apply(st, action, seen)
+            except RuleError as exc:
+                case.update(result="invalid", reason=exc.reason)
+            else:
+                case.update(result="valid", next=after.encode().hex(), nextHash=after.digest().hex())
+                st = after
+            cases.append(case)
+    return cases
+
+
+def _play(options: Options, rnd: random.Random, max_actions: int | None) -> tuple[list[int], State, list[str]]:
+    deck = random_deck(options, rnd)
+    st = new_game(options, deck)
+    actions: list[str] = []
+    while st.phase != OVER and (max_actions is None or len(actions) < max_actions):
+        legal = legal_actions(st)
+        action = legal[rnd.randrange(len(legal))]
+        st = apply(st, action)
+        actions.append(format_action(action))
+    return deck, st, actions
+
+
+def game_cases() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    rnd = random.Random("p2pdurak rules vectors v1")
+    matrix = all_options()
+    games: list[dict[str, Any]] = []
+    for options in matrix[::8]:
+        deck, st, actions = _play(options, rnd, None)
+        games.append({
+            "tcId": len(games) + 1,
+            "comment": f"random complete game, {options.describe()}",
+            "options": options.describe(),
+            "deck": [format_card(c) for c in deck],
+            "actions": actions,
+            "outcome": result_text(st),
+            "finalHash": st.digest().hex(),
+            "result": "valid",
+        })
+    illegal: list[dict[str, Any]] = []
+    while len(illegal) < 120:
+        options = matrix[rnd.randrange(len(matrix))]
+        deck, st, actions = _play(options, rnd, rnd.randrange(0, 40))
+        if st.phase == OVER:
+            continue
+        action = any_action(st, rnd)
+        legal = set(legal_actions(st))
+        case: dict[str, Any] = {
+            "tcId": len(games) + len(illegal) + 1,
+            "options": options.describe(),
+            "deck": [format_card(c) for c in deck],
+            "actions": actions,
+            "action": format_action(action),
+            "stateHash": st.digest().hex(),
+        }
+        try:
+            after = apply(st, action)
+        except RuleError as exc:
+            case.update(comment=f"an action outside legal_actions(): {exc.reason}", result="invalid",
+                        reason=exc.reason)
+        else:
+            assert action in legal
+            case.update(comment="a random action that happens to be legal", result="valid",
+                        nextHash=after.digest().hex())
+        illegal.append(case)
+    return games, illegal
+
+
+def build() -> dict[str, dict[str, Any]]:
+    actions = action_cases()
+    games, prefixes = game_cases()
+    return {
+        "rules-actions.json": {
+            "algorithm": "p2pdurak rules: one action on an encoded state",
+            **HEADER,
+            "spec": "SPEC.md 3.9, 3.10, 3.11",
+            "notes": {
+                "state": "the canonical state encoding of SPEC.md 3.10 (hex); stateHash = SHA-256(tag || state)",
+                "seen": "the table version the author had seen (null: not checked), R-RULES-40",
+                "invalid": "apply() rejects the action with `reason` (SPEC.md 3.9) and the state is unchanged",
+            },
+            "numberOfTests": len(actions),
+            "testGroups": [{"type": "RulesAction", "tests": actions}],
+        },
+        "rules-games.json": {
+            "algorithm": "p2pdurak rules: games replayed from a deal",
+            **HEADER,
+            "spec": "SPEC.md 3.1-3.11",
+            "notes": {
+                "deck": "the card at each deck position 0..D-1 (SPEC.md 3.2)",
+                "outcome": "SPEC.md 3.11 result notation",
+                "prefix": "the actions are applied in order from new_game(options, deck); then `action`",
+            },
+            "numberOfTests": len(games) + len(prefixes),
+            "testGroups": [
+                {"type": "RulesGame", "tests": games},
+                {"type": "RulesActionAfterPrefix", "tests": prefixes},
+            ],
+        },
+    }
+
+
+def dump(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, indent=1, sort_keys=False) + "\n"
+
+
+def main() -> None:
+    for name, doc in build().items():
+        (VECTOR_DIR / name).write_text(dump(doc))
+        print(f"wrote {VECTOR_DIR / name} ({doc['numberOfTests']} tests)")
+
+
+def parse_deck(texts: list[str]) -> list[int]:
+    return [parse_card(t) for t in texts]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,338 @@
+"""Unit tests: options, notation, deal positions, codec, views, forfeits, declarations, matches, bad input."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st_
+
+from p2pdurak.cards import deck as canonical_deck
+from p2pdurak.cards import parse_card
+from p2pdurak.errors import NotationError, RuleError
+from p2pdurak.rules import (
+    DECLARING,
+    OVER,
+    PLAYING,
+    Action,
+    Beat,
+    Challenge,
+    Declare,
+    Options,
+    Pass,
+    Play,
+    ShowTrump,
+    State,
+    Take,
+    Transfer,
+    all_options,
+    apply,
+    contradicts_declaration,
+    deal_positions,
+    decode_state,
+    forfeit,
+    format_action,
+    learn,
+    legal_actions,
+    new_game,
+    next_game,
+    parse_action,
+    result,
+    reveal,
+    view_of,
+)
+from p2pdurak.rules.codec import HASH_TAG
+from tests.rules.rules_playout import random_deck, random_game
+
+
+def _deck36() -> list[int]:
+    cards: list[int] = list(canonical_deck(36))
+    random.Random(5).shuffle(cards)
+    return cards
+
+
+# --- options ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"deck": 32},
+        {"players": 1},
+        {"players": 7},
+        {"deck": 24, "players": 5},
+        {"show_trump": True},
+        {"teams": "2v2", "players": 6},
+        {"teams": "3v3", "players": 4},
+        {"teams": "pairs", "players": 4},
+        {"teams": "4v4", "players": 4},
+    ],
+)
+def test_rules_options_invalid_combinations(kwargs: dict[str, object]) -> None:
+    with pytest.raises(RuleError) as info:
+        Options(**kwargs)  # type: ignore[arg-type]
+    assert info.value.reason == "bad-options"
+
+
+def test_rules_options_matrix_and_notation_round_trip() -> None:
+    matrix = all_options()
+    assert len(set(matrix)) == len(matrix) == 240
+    for o in matrix:
+        assert Options.parse(o.describe()) == o
+    with pytest.raises(RuleError):
+        Options.parse("deck=36 players=2 fast")
+
+
+def test_rules_options_teams() -> None:
+    assert Options(players=4, teams="2v2").team_masks() == (0b0101, 0b1010, 0b0101, 0b1010)
+    assert Options(players=6, teams="3v3").team_members(1) == (1, 3, 5)
+    assert Options(players=6, teams="pairs").team_members(2) == (2, 5)
+
+
+# --- notation ---------------------------------------------------------------------------------------------------
+
+_ACTIONS = st_.one_of(
+    st_.builds(Declare, st_.integers(0, 5), st_.one_of(st_.none(), st_.integers(0, 51))),
+    st_.builds(Play, st_.integers(0, 5), st_.integers(0, 51)),
+    st_.builds(Beat, st_.integers(0, 5), st_.integers(0, 5), st_.integers(0, 51)),
+    st_.builds(Transfer, st_.integers(0, 5), st_.integers(0, 51)),
+    st_.builds(ShowTrump, st_.integers(0, 5), st_.integers(0, 51)),
+    st_.builds(Take, st_.integers(0, 5)),
+    st_.builds(Pass, st_.integers(0, 5)),
+    st_.builds(Challenge, st_.integers(0, 5), st_.integers(0, 51)),
+)
+
+
+@given(_ACTIONS, st_.booleans())
+def test_rules_notation_round_trips(action: Action, symbols: bool) -> None:
+    text = format_action(action, symbols)
+    assert parse_action(text) == action
+    assert parse_action("  " + text.upper().replace(" ", "   ") + " ") == action
+
+
+def test_rules_notation_examples() -> None:
+    assert parse_action("1 play 7S") == Play(1, parse_card("7S"))
+    assert parse_action("2 beat 0 TS") == Beat(2, 0, parse_card("TS"))
+    assert parse_action("2 beat 0 10♠") == Beat(2, 0, parse_card("TS"))
+    assert parse_action("1 declare -") == Declare(1, None)
+    assert format_action(Beat(2, 1, parse_card("TS")), symbols=True) == "2 beat 1 10♠"
+    assert format_action(ShowTrump(2, parse_card("7D"))) == "2 show 7D"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "1", "x play 7S", "6 pass", "-1 pass", "1 fly 7S", "1 play 7X", "1 play", "1 beat 7S", "1 beat 01 7S",
+     "1 beat 6 7S", "1 take 7S", "1 pass now", "1 declare", "1 challenge", "1 play 7S 8S", "10 pass"],
+)
+def test_rules_notation_rejects(text: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_action(text)
+    assert info.value.reason == "bad-action"
+    assert isinstance(info.value, ValueError)
+
+
+# --- deal and setup ----------------------------------------------------------------------------------------------
+
+
+def test_rules_deal_positions_blocks_of_six() -> None:
+    o = Options(36, 3)
+    assert deal_positions(o)[:7] == ((0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 1))
+    deck = _deck36()
+    st = new_game(o, deck)
+    for pos, seat in deal_positions(o):
+        assert st.hands[seat] >> deck[pos] & 1
+    assert st.trump == deck[35] and st.next_pos == 18 and st.stock_size() == 18
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d[:-1],
+        lambda d: [*d[:-1], d[0]],
+        lambda d: [*d[:-1], None],
+        lambda d: [0, *d[1:]],  # the 2 of clubs is not in a 36-card deck
+        lambda d: [-3, *d[1:]],
+        lambda d: ["x", *d[1:]],
+    ],
+)
+def test_rules_new_game_rejects_bad_decks(mutate: object) -> None:
+    with pytest.raises(RuleError) as info:
+        new_game(Options(36, 2), mutate(_deck36()))  # type: ignore[operator]
+    assert info.value.reason == "bad-deck"
+
+
+# --- apply on bad input ------------------------------------------------------------------------------------------
+
+
+def _opened() -> State:
+    st = new_game(Options(36, 2), _deck36())
+    while st.phase == DECLARING:
+        st = apply(st, legal_actions(st)[0])
+    return st
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        (Play(7, 20), "bad-seat"),
+        (Play(-1, 20), "bad-seat"),
+        (Play(True, 20), "bad-seat"),
+        (Play(0, 99), "bad-card"),
+        (Play(0, -1), "bad-card"),
+        (Play(0, 3), "bad-card"),  # the 2 of spades: not in a 36-card deck
+        (Beat(0, -1, 20), "not-defender"),
+        ("0 play 7S", "bad-action"),
+        (None, "bad-action"),
+    ],
+)
+def test_rules_apply_rejects_garbage_without_crashing(action: object, reason: str) -> None:
+    st = _opened()
+    before = st.encode()
+    with pytest.raises(RuleError) as info:
+        apply(st, action)  # type: ignore[arg-type]
+    assert info.value.reason == reason
+    assert st.encode() == before
+
+
+def test_rules_bad_attack_index() -> None:
+    st = _opened()
+    opener, defender = st.opener, st.defender
+    first = legal_actions(st, opener)[0]
+    assert isinstance(first, Play)
+    st = apply(st, first)
+    for index in (1, -1, "0"):
+        with pytest.raises(RuleError) as info:
+            apply(st, Beat(defender, index, 20))  # type: ignore[arg-type]
+        assert info.value.reason == "bad-attack-index"
+
+
+# --- codec -------------------------------------------------------------------------------------------------------
+
+
+def test_rules_codec_round_trip_and_hash() -> None:
+    final, _ = random_game(Options(36, 4, transfer=True, cheating=True), seed=3)
+    data = final.encode()
+    assert decode_state(data).encode() == data
+    assert final.digest() == hashlib.sha256(HASH_TAG + data).digest()
+    assert hash(final) == hash(decode_state(data)) and final == decode_state(data)
+
+
+@pytest.mark.parametrize("cut", [0, 1, 10, -1])
+def test_rules_codec_rejects_truncated_or_trailing(cut: int) -> None:
+    st = _opened()
+    data = st.encode()
+    bad = data[:cut] if cut >= 0 else data + b"\x00"
+    with pytest.raises(RuleError) as info:
+        decode_state(bad)
+    assert info.value.reason in ("bad-state", "bad-options")
+
+
+def test_rules_codec_rejects_unknown_version() -> None:
+    data = bytearray(_opened().encode())
+    data[0] = 2
+    with pytest.raises(RuleError):
+        decode_state(bytes(data))
+
+
+# --- views and knowledge -----------------------------------------------------------------------------------------
+
+
+def test_rules_view_plays_hidden_card_and_rejects_known_elsewhere() -> None:
+    deck = _deck36()
+    o = Options(36, 2)
+    full = new_game(o, deck)
+    while full.phase == DECLARING:
+        full = apply(full, legal_actions(full)[0])
+    opener = full.opener
+    viewer = 1 - opener
+    view = view_of(full, viewer)
+    assert view.unknown[opener] == 6 - (view.hands[opener]).bit_count()
+    hidden_card = next(c for c in range(52) if full.hands[opener] >> c & 1 and not view.hands[opener] >> c & 1)
+    after = apply(view, Play(opener, hidden_card))
+    assert after.unknown[opener] == view.unknown[opener] - 1 and not after.hidden >> hidden_card & 1
+    own_card = next(c for c in range(52) if view.hands[viewer] >> c & 1)
+    with pytest.raises(RuleError) as info:
+        apply(view, Play(opener, own_card))
+    assert info.value.reason == "card-not-in-hand"
+    with pytest.raises(RuleError) as info:
+        learn(view, opener, own_card)
+    assert info.value.reason == "card-not-in-hand"
+    shown = reveal(view, opener, hidden_card)
+    assert shown.public >> hidden_card & 1 and shown.hands[opener] >> hidden_card & 1
+    assert learn(full, opener, hidden_card) is full
+
+
+def test_rules_view_of_requires_full_information() -> None:
+    full = new_game(Options(36, 2), _deck36())
+    with pytest.raises(RuleError) as info:
+        view_of(view_of(full, 0), 1)
+    assert info.value.reason == "not-full-information"
+
+
+# --- declarations, forfeits, matches -----------------------------------------------------------------------------
+
+
+def _declared_game() -> State:
+    st = new_game(Options(36, 3), _deck36())
+    while st.phase == DECLARING:
+        st = apply(st, legal_actions(st)[0])
+    return st
+
+
+def test_rules_contradicts_declaration() -> None:
+    st = _declared_game()
+    trump_suit = st.trump_suit
+    for seat, declared in enumerate(st.declared):
+        lower = [c for c in range(16, 52) if c % 4 == trump_suit and (declared < 0 or c < declared)]
+        higher = [c for c in range(16, 52) if c % 4 == trump_suit and declared >= 0 and c > declared]
+        non_trump = [c for c in range(16, 52) if c % 4 != trump_suit]
+        assert all(contradicts_declaration(st, seat, c) for c in lower)
+        assert not any(contradicts_declaration(st, seat, c) for c in higher + non_trump)
+
+
+def test_rules_forfeit_ends_game_and_names_loser() -> None:
+    st = _declared_game()
+    lost = forfeit(st, 2, "false-declaration")
+    r = result(lost)
+    assert r is not None and r.durak == 2 and r.forfeit == 2 and r.forfeit_reason == "false-declaration"
+    assert lost.phase == OVER
+    with pytest.raises(RuleError) as info:
+        apply(lost, Pass(0))
+    assert info.value.reason == "game-over"
+    with pytest.raises(RuleError) as info:
+        forfeit(lost, 1, "abort")
+    assert info.value.reason == "already-forfeited"
+    with pytest.raises(RuleError):
+        forfeit(st, 5, "abort")
+
+
+def test_rules_forfeit_in_team_game_and_after_the_end() -> None:
+    final, _ = random_game(Options(36, 4, teams="2v2"), seed=11)
+    assert result(final) is not None
+    lost = forfeit(final, 1, "audit")
+    r = result(lost)
+    assert r is not None and r.losing_team == (1, 3) and r.durak is None and r.losers == (1, 3)
+
+
+def test_rules_match_next_game_against_durak() -> None:
+    for seed in range(40):
+        final, _ = random_game(Options(36, 3), seed=seed)
+        r = result(final)
+        assert r is not None
+        nxt = next_game(final, random_deck(final.options, random.Random(seed)))
+        if r.draw:
+            assert nxt.phase == DECLARING
+        else:
+            assert r.durak is not None
+            assert nxt.phase == PLAYING and nxt.defender == r.durak and nxt.opener == (r.durak - 1) % 3
+    running = new_game(Options(36, 2), _deck36())
+    with pytest.raises(RuleError) as info:
+        next_game(running, _deck36())
+    assert info.value.reason == "game-not-over"
+
+
+def test_rules_legal_actions_of_bad_seat_is_empty() -> None:
+    st = _opened()
+    assert legal_actions(st, 9) == [] and legal_actions(st, -1) == []
