@@ -1,4 +1,4 @@
-"""Generator of the rules conformance vectors (protocol/vectors/rules-*.json, SPEC.md 3.11).
+"""Generator of the rules conformance vectors (protocol/vectors/rules-*.json, SPEC.md 3.15).
 
     python -m tests.rules.rules_vectors      # rewrites the files
 
@@ -36,7 +36,7 @@ HEADER = {"suite": "secp256k1-sha256-ed25519", "version": 1, "generator": "tests
 
 
 def result_text(st: State) -> str:
-    """The result notation of SPEC.md 3.11: `durak 2`, `team 1 3`, `draw`, `+ pogony 2`, `+ forfeit 1`."""
+    """The result notation of SPEC.md R-RULES-36: `durak 2`, `team 1 3`, `draw`, `+ pogony 2`, `+ forfeit 1`."""
     r = result(st)
     if r is None:
         return "running"
@@ -147,11 +147,11 @@ def build() -> dict[str, dict[str, Any]]:
         "rules-actions.json": {
             "algorithm": "p2pdurak rules: one action on an encoded state",
             **HEADER,
-            "spec": "SPEC.md 3.9, 3.10, 3.11",
+            "spec": "SPEC.md 3.12, 3.13, 3.14",
             "notes": {
-                "state": "the canonical state encoding of SPEC.md 3.10 (hex); stateHash = SHA-256(tag || state)",
-                "seen": "the table version the author had seen (null: not checked), R-RULES-40",
-                "invalid": "apply() rejects the action with `reason` (SPEC.md 3.9) and the state is unchanged",
+                "state": "the canonical state encoding of SPEC.md R-RULES-39 (hex); stateHash: R-RULES-40",
+                "seen": "the table version the author had seen (null: not checked), R-RULES-17",
+                "invalid": "apply() rejects the action with `reason` (SPEC.md R-RULES-37) and the state is unchanged",
             },
             "numberOfTests": len(actions),
             "testGroups": [{"type": "RulesAction", "tests": actions}],
@@ -159,10 +159,10 @@ def build() -> dict[str, dict[str, Any]]:
         "rules-games.json": {
             "algorithm": "p2pdurak rules: games replayed from a deal",
             **HEADER,
-            "spec": "SPEC.md 3.1-3.11",
+            "spec": "SPEC.md 3.1-3.15",
             "notes": {
-                "deck": "the card at each deck position 0..D-1 (SPEC.md 3.2)",
-                "outcome": "SPEC.md 3.11 result notation",
+                "deck": "the card at each deck position 0..D-1 (SPEC.md R-RULES-3)",
+                "outcome": "SPEC.md R-RULES-36 result notation",
                 "prefix": "the actions are applied in order from new_game(options, deck); then `action`",
             },
             "numberOfTests": len(games) + len(prefixes),
