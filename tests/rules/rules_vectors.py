@@ -36,7 +36,7 @@ HEADER = {"suite": "secp256k1-sha256-ed25519", "version": 1, "generator": "tests
 
 
 def result_text(st: State) -> str:
-    """The result notation of SPEC.md R-RULES-36: `durak 2`, `team 1 3`, `draw`, `+ pogony 2`, `+ forfeit 1`."""
+    """The result notation of SPEC.md R-RULES-36: `durak 2`, `team 1 3`, `draw`, then ` pogony K` if K > 0."""
     r = result(st)
     if r is None:
         return "running"
