@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from p2pdurak.cards import Card
+from p2pdurak.cards import Card, rank_of, suit_of
 from p2pdurak.crypto import deck as deckp
 from p2pdurak.crypto import deck_messages
 from p2pdurak.crypto.audit import audit
@@ -37,6 +37,7 @@ from p2pdurak.peer.messages import (
     TransferBody,
 )
 from p2pdurak.rules import (
+    DECLARING,
     OVER,
     Action,
     Beat,
@@ -55,6 +56,7 @@ from p2pdurak.rules import (
     deal_positions,
     forfeit,
     learn,
+    legal_actions,
     new_game,
     result,
 )
@@ -171,8 +173,19 @@ def due_keys(ctx: GameContext, snap: Snapshot, seat: int) -> tuple[int, ...]:
 
 
 def waiting_on(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
-    """Seats whose move the game waits for now (for time-outs). Empty in PLAY, where anyone may act."""
+    """Seats whose move the game waits for now (the network layer times them out). In PLAY: the seat to declare,
+    the opener of an empty table, else every seat still in that has a move and has not passed since the last
+    change of the table (the bout cannot end without it)."""
     everyone = range(ctx.seats)
+    rules = snap.rules
+    if snap.phase == PLAY and rules is not None:
+        if rules.phase == DECLARING:
+            return (rules.turn,)
+        if not rules.attacks:
+            return (rules.opener,)
+        return tuple(
+            s for s in everyone if rules.in_game >> s & 1 and not rules.passed >> s & 1 and legal_actions(rules, s)
+        )
     if snap.phase in (SHUFFLE, LOCK):
         nxt = snap.deck.next_seat
         return () if nxt is None else (nxt,)
@@ -438,6 +451,8 @@ def _abort(ctx: GameContext, snap: Snapshot, body: AbortBody, author: int) -> tu
         raise _refuse("game-over", "the game is already ending", author)
     if body.accused is not None and body.accused >= ctx.seats:
         raise _refuse("bad-seat", f"no seat {body.accused}", author)
+    if author != ctx.host and body.accused not in (None, author):
+        raise _refuse("not-host", "only the host (which times seats out) may accuse another seat", author)
     nxt = _to_audit(ctx, snap, Ending("abort", body.accused, body.reason, author))
     if not _audit_needed(ctx, nxt):
         return _finish(ctx, nxt)
@@ -504,8 +519,8 @@ def _declaration_false(rules: State, seat: int, hand: Sequence[int]) -> bool:
     declared = rules.declared[seat]
     if declared == NOT_DECLARED:
         return False
-    trumps = [c for c in hand if c >> 2 << 2 | rules.trump_suit == c and c & 3 == rules.trump_suit]
-    lowest = min(trumps, key=lambda c: c >> 2) if trumps else None
+    trumps = [c for c in hand if suit_of(c) == rules.trump_suit]
+    lowest = min(trumps, key=rank_of) if trumps else None
     if declared == DECLARED_NONE:
         return lowest is not None
     return lowest is None or lowest != declared

@@ -9,7 +9,7 @@ from p2pdurak.log import Appended, Rejected, sign_move
 from p2pdurak.log.fixtures import forge_entry
 from p2pdurak.peer import game
 from p2pdurak.peer.harness import Chooser, MemoryTable, play_random_game, random_chooser
-from p2pdurak.peer.messages import DeckStep, DeclareBody, PassBody, PlayBody
+from p2pdurak.peer.messages import AbortBody, DeckStep, DeclareBody, PassBody, PlayBody
 from p2pdurak.peer.peer import Peer
 from p2pdurak.peer.verify import verify_transcript_bytes
 from p2pdurak.rules import Action, Options, Pass, Play
@@ -174,3 +174,24 @@ def test_random_games_with_rejected_races_keep_every_peer_in_step() -> None:
     table = play_random_game(Options(players=4, transfer=True), seed=21, race=True, shuffle_proofs=False)
     assert table.rejects, "races should produce refused moves"
     assert {repr(p.snapshot) for p in table.peers} and all(p.faulted is None for p in table.peers)
+
+
+def test_waiting_on_names_the_seat_the_game_needs() -> None:
+    table = MemoryTable.create(Options(players=3), seed=3, shuffle_proofs=False)
+    assert table.host_peer.waiting_on() == (0,)
+    table = _table_in_play()
+    opener, _ = _opener_and_rest(table)
+    assert table.host_peer.waiting_on() == (opener,)
+
+
+def test_only_the_host_accuses_and_an_abort_ends_with_an_audit() -> None:
+    table = _table_in_play()
+    _refused(table, _sign(table, 1, AbortBody(2, "timeout", 0)), "not-host")
+    host = table.host_peer
+    assert isinstance(table.submit(host.abort(2, "timeout")), Appended)
+    assert all(p.phase == game.AUDIT for p in table.peers)
+    while table.step_protocol():
+        pass
+    assert all(p.over for p in table.peers if p.seat != 2)
+    report = verify_transcript_bytes(table.transcript())
+    assert report.valid and report.how == "abort" and report.result is not None and report.result.forfeit == 2
