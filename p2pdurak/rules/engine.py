@@ -513,21 +513,29 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     attacks, beats = st.attacks, st.beats
     defender = st.defender
     hands, unknown, hidden = st.hands, st.unknown, st.hidden
-    defending_team = st.team_mask[defender]
     unbeaten = beats.count(-1)
-    at_limit = len(attacks) >= st.limit or unbeaten >= hands[defender].bit_count() + unknown[defender]
+    n_attacks = len(attacks)
+    at_limit = n_attacks >= st.limit or unbeaten >= hands[defender].bit_count() + unknown[defender]
+    attackers = seats & ~st.team_mask[defender]
+    if not cheating:
+        # Only attackers (while an attack card can be added) and the defender have anything to do.
+        seats = (0 if at_limit else attackers) | (seats & (1 << defender))
+        if not seats:
+            return out
     throwable = ranks_spread(st.table)
+    passed = st.passed
     own: list[int] = []
     if cheating:
         own = [0] * st.n
         for c, author, _ in st.plays:
             own[author] |= 1 << c
-    for s in range(st.n):
-        if not seats >> s & 1:
-            continue
+    while seats:
+        low_seat = seats & -seats
+        seats ^= low_seat
+        s = low_seat.bit_length() - 1
         possible = hands[s] | (hidden if unknown[s] else 0)
         may_cheat = cheating and not st.honest >> s & 1
-        if not defending_team >> s & 1:
+        if attackers & low_seat:
             if not at_limit:
                 cands = possible if may_cheat else possible & throwable
                 if cands:
@@ -536,24 +544,24 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
                         low = cands & -cands
                         append(row[low.bit_length() - 1])
                         cands ^= low
-                if not cheating and possible and not st.passed >> s & 1:
+                if not cheating and possible and not passed & low_seat:
                     append(PASS[s])
         elif s == defender and not st.taken:
-            trump_suit = st.trump_suit
-            for i, a in enumerate(attacks):
+            trump_beaters = BEATERS[st.trump_suit]
+            for i in range(n_attacks):
                 if beats[i] == -1:
-                    cands = possible if may_cheat else possible & BEATERS[trump_suit][a]
+                    cands = possible if may_cheat else possible & trump_beaters[attacks[i]]
                     if cands:
                         row = BEAT[s][i]
                         while cands:
                             low = cands & -cands
                             append(row[low.bit_length() - 1])
                             cands ^= low
-            if unbeaten == len(attacks) and options.transfer:
+            if unbeaten == n_attacks and options.transfer:
                 target = next_opponent(st, s)
                 size = hands[target].bit_count() + unknown[target]
                 rank_cards = SAME_RANK[attacks[0]]
-                if len(attacks) < st.limit and size > len(attacks):
+                if n_attacks < st.limit and size > n_attacks:
                     cands = possible if may_cheat else possible & rank_cards
                     if cands:
                         row = TRANSFER[s]
@@ -561,7 +569,7 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
                             low = cands & -cands
                             append(row[low.bit_length() - 1])
                             cands ^= low
-                if options.show_trump and size >= len(attacks):
+                if options.show_trump and size >= n_attacks:
                     cands = possible & rank_cards & st.trump_mask & ~st.shown
                     if cands:
                         row = SHOW[s]
@@ -572,7 +580,7 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
             if unbeaten:
                 append(TAKE[s])
         if cheating:
-            if not st.passed >> s & 1:
+            if not passed & low_seat:
                 append(PASS[s])
             cands = st.table & ~st.cleared & ~own[s]
             if cands:
