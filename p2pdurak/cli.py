@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "bench": "p2pdurak.commands.bench",
     "rules": "p2pdurak.commands.rules",
     "verify": "p2pdurak.commands.verify",
+    "selfplay": "p2pdurak.commands.selfplay",
 }
 
 

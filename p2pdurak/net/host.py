@@ -221,6 +221,8 @@ class HostServer:
                 await self._watch.wait()
             now = trio.current_time()
             for seat in sorted(s for s, d in self._deadlines.items() if d <= now):
+                if self._deadlines.get(seat, now + 1.0) > now:
+                    continue  # an earlier report re-armed the clocks (on_silent may call wait_for)
                 del self._deadlines[seat]
                 self._silent(seat)
 

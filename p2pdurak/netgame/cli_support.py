@@ -1,0 +1,83 @@
+"""What the host, join and selfplay commands share: game option flags, the result line, the transcript file."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from p2pdurak.errors import LocalError
+from p2pdurak.netgame.players import BOT_LEVELS
+from p2pdurak.rules import Options
+from p2pdurak.rules.options import TeamsKind
+
+
+def add_game_options(parser: argparse.ArgumentParser, *, players: bool) -> None:
+    if players:
+        parser.add_argument("--players", type=int, default=2, help="number of seats (2-6)")
+    parser.add_argument("--deck", type=int, choices=(24, 36, 52), default=36, help="deck size (default 36)")
+    parser.add_argument("--transfer", action="store_true", help="perevodnoy: a defender may pass the attack on")
+    parser.add_argument("--show-trump", action="store_true", help="transfer by showing a trump (needs --transfer)")
+    parser.add_argument("--first-bout-five", action="store_true", help="at most five cards in the first bout")
+    parser.add_argument("--teams", choices=("2v2", "3v3", "pairs"), help="team game")
+    parser.add_argument("--cheating", action="store_true", help="the cheating variant (challenges)")
+    parser.add_argument("--no-shuffle-proofs", action="store_true",
+                        help="skip the shuffle proofs (tests and benchmarks only: not a fair game)")
+
+
+def add_seat_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", help="display name")
+    parser.add_argument("--bot", choices=BOT_LEVELS, help="let a computer player of this level play this seat")
+    parser.add_argument("--profile", help="profile directory (default: $P2PDURAK_HOME or ~/.local/share/p2pdurak)")
+    parser.add_argument("--resume", action="store_true", help="carry on the game this profile was playing")
+    parser.add_argument("--out", help="where to write the transcript at the end")
+    parser.add_argument("--seed", type=int, help="deterministic randomness (tests only)")
+    parser.add_argument("--no-fsync", action="store_true", help="do not fsync the game file (tests only)")
+    parser.add_argument("--quiet", action="store_true", help="print only the result")
+
+
+def options_from_args(args: argparse.Namespace, players: int) -> Options:
+    teams: TeamsKind | None = args.teams
+    return Options(
+        deck=args.deck, players=players, transfer=args.transfer, show_trump=args.show_trump,
+        first_bout_five=args.first_bout_five, teams=teams, cheating=args.cheating,
+    )
+
+
+def write_transcript(data: bytes, out: str | None, default: Path) -> Path:
+    path = Path(out) if out else default
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as exc:
+        raise LocalError("cannot-write", f"cannot write the transcript to {path}: {exc.strerror}") from exc
+    return path
+
+
+def result_line(data: bytes) -> tuple[str, dict[str, object]]:
+    """A one-line summary and the verifier's JSON report of a transcript."""
+    from p2pdurak.peer.verify import verify_transcript_bytes
+
+    report = verify_transcript_bytes(data)
+    js = report.to_json()
+    if not report.valid:
+        return f"INVALID transcript: {report.reason} (seat {report.seat}): {report.message}", js
+    res = report.result
+    names = report.names
+
+    def who(seat: int | None) -> str:
+        return "nobody" if seat is None else f"seat {seat} ({names[seat] if seat < len(names) else '?'})"
+
+    if res is None:
+        return "no result", js
+    if report.how == "abort":
+        return f"aborted; accused: {who(res.forfeit)} ({res.forfeit_reason})", js
+    if res.forfeit is not None:
+        return f"{who(res.forfeit)} loses by forfeit ({res.forfeit_reason})", js
+    if res.draw:
+        return "result: a draw", js
+    if res.losing_team is not None:
+        return "result: the losing team is " + ", ".join(who(s) for s in res.losing_team), js
+    pogony = f", with pogony ({res.pogony})" if res.pogony else ""
+    return f"result: the durak is {who(res.durak)}{pogony}", js

@@ -1,0 +1,80 @@
+"""A joining seat from the command line: connect with the invite, play (or resume) the game, keep the transcript."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.errors import LocalError
+from p2pdurak.net.api import Ending, NetEvent, Observer, ignore_event
+from p2pdurak.net.client import Client
+from p2pdurak.net.config import NetConfig
+from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
+from p2pdurak.net.links import parse_invite
+from p2pdurak.netgame.seat import SeatRunner
+from p2pdurak.netgame.store import latest_game_file, load_seat
+
+
+@dataclass
+class SeatOutcome:
+    ending: Ending
+    runner: SeatRunner
+
+
+def user_error(exc: Exception) -> LocalError:
+    """A transport failure as the one line a person can act on."""
+    if isinstance(exc, JoinRefused):
+        return LocalError(exc.reason, f"the host refused us: {exc.reason}")
+    if isinstance(exc, NetFault):
+        return LocalError(exc.reason, f"the host is not the one invited ({exc.reason}: {exc.message})")
+    if isinstance(exc, ConnectionClosed):
+        return LocalError(exc.reason, f"cannot reach the host ({exc.message})")
+    raise exc
+
+
+def prepare_join(
+    identity: Identity,
+    name: str,
+    link: str | None,
+    profile: Path,
+    runner: SeatRunner,
+    *,
+    resume: bool = False,
+    config: NetConfig | None = None,
+    observer: Observer = ignore_event,
+) -> Client:
+    """The seat's Client, resumed from the seat's file when `resume` (then `link` may be None: the file has it)."""
+    have, has_genesis = 0, False
+    if resume:
+        game_id = parse_invite(link).game_id if link else None
+        saved = load_seat(latest_game_file(profile, "join", game_id))
+        link = link or str(saved.meta.get("link") or "")
+        name = str(saved.meta.get("name") or name)
+        runner.resume(saved)
+        runner.meta = dict(saved.meta)
+        have, has_genesis = len(saved.entries), True
+    if not link:
+        raise LocalError("bad-invite", "no invite link")
+    invite = parse_invite(link)
+    runner.meta.update({"role": "join", "link": link, "name": name})
+    client = Client(identity, name, invite, runner, config=config, observer=observer, have=have,
+                    has_genesis=has_genesis)
+    runner.client = client
+    return client
+
+
+async def run_seat(client: Client, runner: SeatRunner) -> SeatOutcome:
+    try:
+        ending = await client.run()
+    except (JoinRefused, NetFault, ConnectionClosed) as exc:
+        raise user_error(exc) from exc
+    finally:
+        runner.close()
+    return SeatOutcome(ending, runner)
+
+
+def print_event(event: NetEvent) -> None:
+    if event.kind in ("connected", "reconnecting", "dropped", "aborted", "silent"):
+        seat = "" if event.seat is None else f" seat {event.seat}"
+        print(f"[net] {event.kind}{seat} {event.reason}".rstrip(), flush=True)

@@ -1,0 +1,243 @@
+"""One seat's game side over the network: a ClientApp that checks every entry with the seat's Peer, persists it,
+and answers with the protocol steps it owes or its player's choice (SPEC.md 9.10).
+
+Everything runs synchronously inside the transport's callbacks: a move is signed, written to the seat's file and
+queued on the Client before the callback returns, so nothing is lost between an entry and the answer to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from p2pdurak.crypto.group import Rng, system_rng
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.crypto.secrets_store import SeatSecrets
+from p2pdurak.errors import DurakError, LocalError, PeerFault, RuleError
+from p2pdurak.log import VerifiedGenesis, authenticate_move, check_genesis_data, sha256, sign_genesis, verify_genesis
+from p2pdurak.net.client import Client
+from p2pdurak.net.links import table_code
+from p2pdurak.netgame.store import SavedSeat, SeatLog, game_file
+from p2pdurak.peer import Event, Peer, Refused
+from p2pdurak.peer.harness import Chooser
+from p2pdurak.rules import State
+
+
+class SeatListener(Protocol):
+    """What a user interface (or a test) hears from a running seat."""
+
+    def entry_applied(self, index: int, events: list[Event], before: State | None, after: State | None) -> None: ...
+
+    def refused(self, refusal: Refused) -> None: ...
+
+    def progress(self, kind: str, text: str = "", done: int = 0, total: int = 0) -> None: ...
+
+
+class QuietListener:
+    def entry_applied(self, index: int, events: list[Event], before: State | None, after: State | None) -> None:
+        pass
+
+    def refused(self, refusal: Refused) -> None:
+        pass
+
+    def progress(self, kind: str, text: str = "", done: int = 0, total: int = 0) -> None:
+        pass
+
+
+class SeatRunner:
+    """ClientApp for one seat. `player` chooses game actions (None: a person acts through `act`). The seat's file
+    is `game_file(profile, game id, seat)`; `meta` is written into it to say how to resume."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        profile: Path,
+        *,
+        player: Chooser | None = None,
+        rng: Rng = system_rng,
+        durable: bool = True,
+        meta: dict[str, object] | None = None,
+        listener: SeatListener | None = None,
+    ) -> None:
+        self.identity = identity
+        self.profile = profile
+        self.player = player
+        self.rng = rng
+        self.durable = durable
+        self.meta: dict[str, object] = dict(meta or {})
+        self.listener: SeatListener = listener or QuietListener()
+        self.client: Client | None = None
+        self.peer: Peer | None = None
+        self.log: SeatLog | None = None
+        self.genesis_bytes: bytes | None = None
+        self.entries: list[bytes] = []
+        self.seat: int | None = None
+        self.table_code = ""
+        self.refusals: list[str] = []
+        self.errors: list[str] = []
+        self.paused = False  # the host's game side holds this seat's moves while it signs an abort
+        self.on_move: Callable[[bytes], None] | None = None  # tests: see every move as it is sent
+        self._seated = False
+        self._resend: bytes | None = None
+
+    # ----------------------------------------------------------------- ClientApp
+
+    def on_seated(self, seat: int, players: int, seats: int) -> None:
+        self.seat = seat
+        self.listener.progress("waiting-for-players", done=players, total=seats)
+        first = not self._seated
+        self._seated = True
+        if first and self._resend is not None and self.client is not None:
+            self.client.send_move(self._resend)  # numbered above moves_seen: the host submits it (at most) once
+            self._resend = None
+        if first:
+            self.step()
+
+    def sign_genesis(self, genesis: bytes) -> bytes:
+        check_genesis_data(genesis)
+        self.table_code = table_code(sha256(genesis))
+        self.listener.progress("table-code", text=self.table_code)
+        return sign_genesis(self.identity, genesis)
+
+    def on_genesis(self, genesis: bytes) -> None:
+        if self.peer is None:
+            self.adopt(verify_genesis(genesis), genesis)
+        self.step()
+
+    def on_entry(self, index: int, entry: bytes) -> None:
+        if self.peer is None:
+            raise LocalError("no-genesis", "an entry before the genesis")
+        if index < len(self.entries):
+            return  # the host seat's entries are applied by the host's game side as they are appended
+        self.apply_entry(entry)
+
+    def on_reject(self, reject: bytes) -> None:
+        if self.peer is None:
+            return
+        try:
+            events = self.peer.on_reject(reject)
+        except PeerFault as exc:
+            self.errors.append(f"bad reject: {exc.reason}")
+            return
+        for ev in events:
+            if isinstance(ev, Refused):
+                self.refusals.append(ev.reason)
+                self.listener.refused(ev)
+        self.step()
+
+    # ----------------------------------------------------------------- the game
+
+    def adopt(self, genesis: VerifiedGenesis, genesis_bytes: bytes, secrets: SeatSecrets | None = None) -> Peer:
+        """Start the seat's peer on a signed genesis: the file gets the meta, the genesis and the deck secrets
+        before any move can be made."""
+        seat = next((s for s in range(genesis.seats) if genesis.public_key(s) == self.identity.public), None)
+        if seat is None:
+            raise LocalError("not-in-roster", "our key holds no seat of this genesis")
+        self.seat = seat
+        peer = Peer(genesis, seat=seat, identity=self.identity, secrets=secrets, rng=self.rng)
+        self.log = SeatLog(game_file(self.profile, genesis.data.game_id, seat), durable=self.durable)
+        self.log.meta({**self.meta, "seat": seat, "game_id": genesis.data.game_id.hex()})
+        self.log.genesis(genesis_bytes)
+        assert peer.secrets is not None
+        self.log.secrets(peer.secrets.to_bytes())
+        self.genesis_bytes = genesis_bytes
+        self.peer = peer
+        self.listener.progress("table-code", text=table_code(genesis.hash))
+        return peer
+
+    def apply_entry(self, entry: bytes, *, act: bool = True) -> list[Event]:
+        """Persist the next entry, check and apply it, then answer it (unless `act` is false)."""
+        peer = self.peer
+        assert peer is not None and self.log is not None
+        self.log.entry(entry)
+        self.entries.append(entry)
+        before = peer.rules
+        events = peer.receive(entry)
+        self.listener.entry_applied(len(self.entries) - 1, events, before, peer.rules)
+        if act:
+            self.step()
+        return events
+
+    def step(self) -> None:
+        """Make the one move this seat owes or chooses now, if any (one at a time: the next waits for its entry)."""
+        peer = self.peer
+        if peer is None or self.paused or not self._seated or peer.pending is not None or peer.over:
+            return
+        client = self.client
+        if client is None or not client.has_genesis:
+            return
+        move = peer.protocol_move()
+        if move is None and self.player is not None:
+            legal = peer.legal_actions()
+            if legal:
+                action = self.player(peer, legal)
+                if action is not None:
+                    try:
+                        move = peer.act(action)
+                    except (RuleError, PeerFault, LocalError) as exc:
+                        self.errors.append(f"{exc.reason}: {exc.message}")
+                        return
+        if move is not None:
+            self.send(move)
+
+    def send(self, move: bytes) -> None:
+        """Write one of our signed moves to the file, then queue it for the host."""
+        assert self.log is not None and self.client is not None
+        self.log.move(move)
+        if self.on_move is not None:
+            self.on_move(move)
+        self.client.send_move(move)
+
+    def send_local(self, move: bytes) -> None:
+        """Write a move that the host's game side submits itself (an abort) to the file; it is not queued."""
+        assert self.log is not None
+        self.log.move(move)
+
+    def transcript(self) -> bytes:
+        from p2pdurak.log import encode_transcript
+
+        if self.genesis_bytes is None:
+            raise LocalError("no-genesis", "the game never started")
+        return encode_transcript(self.genesis_bytes, self.entries)
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
+
+    # ----------------------------------------------------------------- resuming
+
+    def resume(self, saved: SavedSeat) -> Peer:
+        """Rebuild the peer from the seat's file: replay its entries, restore its counter and its pending move (so
+        no counter is ever signed twice), and append to the same file from here on."""
+        if saved.genesis is None or saved.secrets is None:
+            raise LocalError("nothing-to-resume", "the game had not started when this seat stopped")
+        genesis = verify_genesis(saved.genesis)
+        try:
+            secrets = SeatSecrets.from_bytes(saved.secrets)
+        except DurakError as exc:
+            raise LocalError("bad-game-file", f"deck secrets: {exc.message}") from exc
+        seat = next((s for s in range(genesis.seats) if genesis.public_key(s) == self.identity.public), None)
+        if seat is None:
+            raise LocalError("not-in-roster", "this identity holds no seat of the saved game")
+        peer = Peer(genesis, seat=seat, identity=self.identity, secrets=secrets, rng=self.rng)
+        for entry in saved.entries:
+            peer.receive(entry)
+        last = None
+        for move_bytes in saved.moves:
+            move = authenticate_move(genesis, move_bytes)
+            if move.author == seat and (last is None or move.counter > last[0].counter):
+                last = (move, move_bytes)
+        if last is not None and last[0].counter > peer.counter:
+            peer.counter = last[0].counter
+            if peer.chain.entry_of_move(last[0].hash) is None and not peer.over:
+                peer.pending = last[1]
+                peer.pending_counter = last[0].counter
+                self._resend = last[1]
+        self.seat = seat
+        self.peer = peer
+        self.genesis_bytes = saved.genesis
+        self.entries = list(saved.entries)
+        self.log = SeatLog(game_file(self.profile, genesis.data.game_id, seat), durable=self.durable)
+        self.table_code = table_code(genesis.hash)
+        return peer

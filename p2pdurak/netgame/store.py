@@ -1,0 +1,133 @@
+"""A seat's own game file: the public transcript records plus private records (deck secrets, outgoing moves, how
+to reconnect), each appended and flushed (and fsynced when durable) before the seat acts on it (SPEC.md 9.10)."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from p2pdurak.errors import LocalError
+from p2pdurak.log import HEADER, KIND_ENTRY, KIND_GENESIS, encode_record, encode_transcript, parse_records
+
+KIND_SECRETS = 0x80  # SeatSecrets.to_bytes(), written before the shuffle is sent
+KIND_MOVE = 0x81  # one of our signed moves, written before it is sent
+KIND_META = 0x82  # UTF-8 JSON: role, link, name, seat, bind, port (how to resume)
+
+GAMES_DIR = "games"
+
+
+@dataclass(frozen=True, slots=True)
+class SavedSeat:
+    """Everything a seat's file holds, in file order per kind."""
+
+    meta: dict[str, object]
+    genesis: bytes | None
+    entries: tuple[bytes, ...]
+    secrets: bytes | None
+    moves: tuple[bytes, ...]
+
+    def transcript(self) -> bytes:
+        if self.genesis is None:
+            raise LocalError("no-genesis", "the game never started")
+        return encode_transcript(self.genesis, self.entries)
+
+
+def game_file(profile: Path, game_id: bytes, seat: int) -> Path:
+    return profile / GAMES_DIR / game_id.hex() / f"seat-{seat}.dlog"
+
+
+class SeatLog:
+    """Appends records to one seat's file. `durable`: fsync after every record (off only for benchmarks and
+    throw-away self-play files)."""
+
+    def __init__(self, path: Path, *, durable: bool = True) -> None:
+        self.path = path
+        self.durable = durable
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        new = not path.exists() or path.stat().st_size == 0
+        if not new:
+            _, end = parse_records(path.read_bytes(), allow_torn_tail=True)
+            with open(path, "r+b") as f:  # a record torn by a crash mid-append was never acted on
+                f.truncate(end)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._file = os.fdopen(fd, "ab")
+        if new:
+            self._write(HEADER)
+
+    def _write(self, data: bytes) -> None:
+        self._file.write(data)
+        self._file.flush()
+        if self.durable:
+            os.fsync(self._file.fileno())
+
+    def meta(self, meta: dict[str, object]) -> None:
+        self._write(encode_record(KIND_META, json.dumps(meta, sort_keys=True).encode()))
+
+    def genesis(self, genesis: bytes) -> None:
+        self._write(encode_record(KIND_GENESIS, genesis))
+
+    def entry(self, entry: bytes) -> None:
+        self._write(encode_record(KIND_ENTRY, entry))
+
+    def secrets(self, secrets: bytes) -> None:
+        self._write(encode_record(KIND_SECRETS, secrets))
+
+    def move(self, move: bytes) -> None:
+        self._write(encode_record(KIND_MOVE, move))
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def load_seat(path: Path) -> SavedSeat:
+    """Read a seat's file (a torn last record is ignored). LocalError(bad-game-file) if it is not one."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LocalError("bad-game-file", f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        records, _ = parse_records(data, allow_torn_tail=True)
+    except LocalError as exc:
+        raise LocalError("bad-game-file", f"{path}: {exc.message}") from exc
+    meta: dict[str, object] = {}
+    genesis: bytes | None = None
+    entries: list[bytes] = []
+    secrets: bytes | None = None
+    moves: list[bytes] = []
+    for r in records:
+        if r.kind == KIND_META:
+            try:
+                loaded = json.loads(r.payload.decode())
+            except (UnicodeDecodeError, ValueError) as exc:
+                raise LocalError("bad-game-file", f"{path}: unreadable meta record") from exc
+            if isinstance(loaded, dict):
+                meta.update(loaded)
+        elif r.kind == KIND_GENESIS:
+            genesis = r.payload
+        elif r.kind == KIND_ENTRY:
+            entries.append(r.payload)
+        elif r.kind == KIND_SECRETS:
+            secrets = r.payload
+        elif r.kind == KIND_MOVE:
+            moves.append(r.payload)
+    return SavedSeat(meta, genesis, tuple(entries), secrets, tuple(moves))
+
+
+def latest_game_file(profile: Path, role: str, game_id: bytes | None = None) -> Path:
+    """The most recently written game file of ours for `role` ("host" or "join"), optionally of one game."""
+    base = profile / GAMES_DIR
+    candidates = sorted(
+        (p for p in base.glob("*/seat-*.dlog") if game_id is None or p.parent.name == game_id.hex()),
+        key=lambda p: p.stat().st_mtime,
+        reverse=True,
+    )
+    for path in candidates:
+        try:
+            saved = load_seat(path)
+        except LocalError:
+            continue
+        if saved.meta.get("role") == role:
+            return path
+    raise LocalError("nothing-to-resume", f"no {role} game to resume in {base}")

@@ -1,0 +1,214 @@
+"""Whole games over loopback TCP: a host (with its own seat) and bot seats, in this process or one process per
+seat. Used by `p2pdurak selfplay`, the `net` benchmark and the tests."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from p2pdurak.crypto.group import Rng, SeededRng, system_rng
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.errors import LocalError
+from p2pdurak.net.api import Ending
+from p2pdurak.net.client import Client
+from p2pdurak.net.config import NetConfig
+from p2pdurak.net.host import HostServer, listener_port, open_listeners
+from p2pdurak.netgame.host import GameHost
+from p2pdurak.netgame.players import bot_player
+from p2pdurak.netgame.seat import SeatRunner
+from p2pdurak.peer.harness import NAMES
+from p2pdurak.peer.messages import GameOptions
+from p2pdurak.rules import GameResult, Options
+from p2pdurak.wire import encode
+
+SELFPLAY_CONFIG = NetConfig(backoff_initial=0.02, backoff_cap=0.5, linger_timeout=2.0)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """A bot table: the variant, the players, the bots' level and the randomness (`seed` None: real randomness)."""
+
+    options: Options
+    level: str = "normal"
+    seed: int | None = None
+    shuffle_proofs: bool = True
+    move_timeout: float = 30.0
+    config: NetConfig = SELFPLAY_CONFIG
+    durable: bool = False  # fsync the seats' files (off: self-play files are throw-away)
+
+    def options_for(self, players: int) -> bytes:
+        if players != self.options.players:
+            raise LocalError("bad-seats", f"{players} seated for a table of {self.options.players}")
+        return encode(GameOptions.of(self.options, None, self.shuffle_proofs))
+
+    def rng(self, seat: int, salt: int = 0) -> Rng:
+        return system_rng if self.seed is None else SeededRng(self.seed * 1009 + seat * 31 + salt)
+
+
+@dataclass
+class TableOutcome:
+    """How a table ended, as the host seat saw it."""
+
+    transcript: bytes
+    entries: int
+    result: GameResult | None
+    how: str | None  # "result" or "abort"
+    wall_s: float
+    endings: list[Ending] = field(default_factory=list)
+    silent: list[int] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class HostSide:
+    """The host process's part of a table: the server, its game side and the host seat's runner and client."""
+
+    server: HostServer
+    app: GameHost
+    runner: SeatRunner
+    client: Client
+    listeners: list[trio.SocketListener]
+
+    @property
+    def port(self) -> int:
+        return listener_port(self.listeners)
+
+
+async def open_host(
+    identity: Identity,
+    name: str,
+    game_id: bytes,
+    spec: TableSpec,
+    profile: Path,
+    *,
+    seats: int,
+    bind: str = "127.0.0.1",
+    port: int = 0,
+    auto_start: bool = True,
+    meta: dict[str, object] | None = None,
+    runner: SeatRunner | None = None,
+) -> HostSide:
+    """A listening host with the host seat's runner and client (not yet running)."""
+    try:
+        listeners = await open_listeners(bind, port)
+    except OSError as exc:
+        raise LocalError("cannot-listen", f"cannot listen on {bind}:{port}: {exc.strerror}") from exc
+    if runner is None:
+        runner = SeatRunner(
+            identity, profile, player=bot_player(spec.level, spec.rng(0, 1)), rng=spec.rng(0),
+            durable=spec.durable, meta={"role": "host", **(meta or {})},
+        )
+    app = GameHost(identity, game_id, spec.options_for, runner, move_timeout=spec.move_timeout)
+    server = HostServer(identity, game_id, app, seats=seats, auto_start=auto_start, config=spec.config)
+    app.server = server
+    invite = server.invite("127.0.0.1", listener_port(listeners))
+    client = Client(identity, name, invite, runner, config=spec.config)
+    runner.client = client
+    return HostSide(server, app, runner, client, listeners)
+
+
+def outcome_of(side: HostSide, started: float, endings: list[Ending]) -> TableOutcome:
+    runner = side.runner
+    peer = runner.peer
+    if peer is None or runner.genesis_bytes is None:
+        raise LocalError("not-started", "the game never started")
+    ending = peer.snapshot.ending
+    errors = list(runner.errors)
+    if peer.faulted is not None:
+        errors.append(f"faulted: {peer.faulted.reason} at entry {peer.faulted.entry}")
+    return TableOutcome(
+        runner.transcript(), len(runner.entries), peer.result, ending.kind if ending is not None else None,
+        round(time.perf_counter() - started, 4), endings, list(side.app.silent), errors,
+    )
+
+
+async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
+    """A complete bot game: every seat its own keys, peer, file and TCP connection to the host on 127.0.0.1."""
+    started = time.perf_counter()
+    players = spec.options.players
+    id_rng = spec.rng(99, 7)
+    identities = [Identity.generate(id_rng) for _ in range(players)]
+    game_id = id_rng(16)
+    side = await open_host(identities[0], NAMES[0], game_id, spec, profile / "seat-0", seats=players)
+    invite = side.server.invite("127.0.0.1", side.port)
+    runners = [side.runner]
+    clients = [side.client]
+    for s in range(1, players):
+        runner = SeatRunner(
+            identities[s], profile / f"seat-{s}", player=bot_player(spec.level, spec.rng(s, 1)), rng=spec.rng(s),
+            durable=spec.durable, meta={"role": "join", "link": invite.link(), "name": NAMES[s]},
+        )
+        client = Client(identities[s], NAMES[s], invite, runner, config=spec.config)
+        runner.client = client
+        runners.append(runner)
+        clients.append(client)
+    endings: list[Ending] = []
+
+    async def run_client(client: Client) -> None:
+        endings.append(await client.run())
+
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(side.server.serve, side.listeners)
+            nursery.start_soon(side.app.arm_when_started)
+            for client in clients:  # one after the other, so that seat numbers follow the list
+                nursery.start_soon(run_client, client)
+                while client.seat is None:
+                    await trio.sleep(0.002)
+    finally:
+        for r in runners:
+            r.close()
+    return outcome_of(side, started, endings)
+
+
+async def play_with_processes(spec: TableSpec, profile: Path, *, python: str = sys.executable) -> TableOutcome:
+    """The same game with the host (and its seat) here and every other seat a `p2pdurak join` process."""
+    started = time.perf_counter()
+    players = spec.options.players
+    id_rng = spec.rng(99, 7)
+    identity = Identity.generate(id_rng)
+    game_id = id_rng(16)
+    side = await open_host(identity, NAMES[0], game_id, spec, profile / "seat-0", seats=players)
+    link = side.server.invite("127.0.0.1", side.port).link()
+    endings: list[Ending] = []
+    failures: list[str] = []
+
+    async def run_seat(seat: int) -> None:
+        cmd = [python, "-m", "p2pdurak", "join", link, "--name", NAMES[seat], "--bot", spec.level,
+               "--profile", str(profile / f"seat-{seat}"), "--quiet"]
+        if spec.seed is not None:
+            cmd += ["--seed", str(spec.seed * 1009 + seat * 31)]
+        if not spec.durable:
+            cmd.append("--no-fsync")
+        result = await trio.run_process(cmd, check=False, capture_stdout=True, capture_stderr=True,
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        if result.returncode != 0:
+            failures.append(f"seat {seat}: exit {result.returncode}: {result.stderr.decode(errors='replace')[-400:]}")
+
+    async def run_host_client() -> None:
+        endings.append(await side.client.run())
+
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(side.server.serve, side.listeners)
+            nursery.start_soon(side.app.arm_when_started)
+            nursery.start_soon(run_host_client)
+            while side.client.seat is None:
+                await trio.sleep(0.002)
+            for seat in range(1, players):
+                nursery.start_soon(run_seat, seat)
+    finally:
+        side.runner.close()
+    outcome = outcome_of(side, started, endings)
+    outcome.errors.extend(failures)
+    return outcome
+
+
+def seat_files(profile: Path) -> Sequence[Path]:
+    return sorted(profile.glob("seat-*/games/*/seat-*.dlog"))
