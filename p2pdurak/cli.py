@@ -19,6 +19,8 @@ COMMANDS: dict[str, str] = {
     "rules": "p2pdurak.commands.rules",
     "verify": "p2pdurak.commands.verify",
     "selfplay": "p2pdurak.commands.selfplay",
+    "host": "p2pdurak.commands.host",
+    "join": "p2pdurak.commands.join",
 }
 
 

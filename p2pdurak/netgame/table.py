@@ -15,14 +15,16 @@ import trio
 from p2pdurak.crypto.group import Rng, SeededRng, system_rng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
-from p2pdurak.net.api import Ending
+from p2pdurak.log import Sequencer, verify_genesis
+from p2pdurak.net.api import Ending, Observer, ignore_event
 from p2pdurak.net.client import Client
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.host import HostServer, listener_port, open_listeners
-from p2pdurak.netgame.host import GameHost
+from p2pdurak.netgame.host import GameHost, OptionsFor, roster_of
 from p2pdurak.netgame.players import bot_player
 from p2pdurak.netgame.seat import SeatRunner
-from p2pdurak.peer.harness import NAMES
+from p2pdurak.netgame.store import SavedSeat
+from p2pdurak.peer.harness import NAMES, Chooser
 from p2pdurak.peer.messages import GameOptions
 from p2pdurak.rules import GameResult, Options
 from p2pdurak.wire import encode
@@ -93,22 +95,63 @@ async def open_host(
     auto_start: bool = True,
     meta: dict[str, object] | None = None,
     runner: SeatRunner | None = None,
+    options_for: OptionsFor | None = None,
+    player: Chooser | None = None,
+    observer: Observer = ignore_event,
 ) -> HostSide:
     """A listening host with the host seat's runner and client (not yet running)."""
     try:
         listeners = await open_listeners(bind, port)
     except OSError as exc:
         raise LocalError("cannot-listen", f"cannot listen on {bind}:{port}: {exc.strerror}") from exc
+    port = listener_port(listeners)
     if runner is None:
         runner = SeatRunner(
-            identity, profile, player=bot_player(spec.level, spec.rng(0, 1)), rng=spec.rng(0),
-            durable=spec.durable, meta={"role": "host", **(meta or {})},
+            identity, profile, player=player or bot_player(spec.level, spec.rng(0, 1)), rng=spec.rng(0),
+            durable=spec.durable, meta={"role": "host", "bind": bind, "port": port, "name": name, **(meta or {})},
         )
-    app = GameHost(identity, game_id, spec.options_for, runner, move_timeout=spec.move_timeout)
-    server = HostServer(identity, game_id, app, seats=seats, auto_start=auto_start, config=spec.config)
+    app = GameHost(identity, game_id, options_for or spec.options_for, runner, move_timeout=spec.move_timeout)
+    server = HostServer(
+        identity, game_id, app, seats=seats, auto_start=auto_start, config=spec.config, observer=observer
+    )
     app.server = server
-    invite = server.invite("127.0.0.1", listener_port(listeners))
-    client = Client(identity, name, invite, runner, config=spec.config)
+    client = Client(identity, name, server.invite("127.0.0.1", port), runner, config=spec.config)
+    runner.client = client
+    return HostSide(server, app, runner, client, listeners)
+
+
+async def resume_host(
+    identity: Identity,
+    saved: SavedSeat,
+    runner: SeatRunner,
+    spec: TableSpec,
+    *,
+    observer: Observer = ignore_event,
+) -> HostSide:
+    """The host restarted from its seat's file: same game, same port, the log as it was; seats reconnect."""
+    if saved.genesis is None:
+        raise LocalError("nothing-to-resume", "the game had not started when the host stopped")
+    genesis = verify_genesis(saved.genesis)
+    if genesis.public_key(genesis.host) != identity.public:
+        raise LocalError("not-host", "this profile's identity is not the host of the saved game")
+    bind = str(saved.meta.get("bind") or "127.0.0.1")
+    port = int(str(saved.meta.get("port") or 0))
+    try:
+        listeners = await open_listeners(bind, port)
+    except OSError as exc:
+        raise LocalError("cannot-listen", f"cannot listen on {bind}:{port}: {exc.strerror}") from exc
+    runner.resume(saved)
+    runner.meta = dict(saved.meta)
+    game_id = genesis.data.game_id
+    sequencer = Sequencer(genesis, identity, saved.entries)
+    app = GameHost(identity, game_id, lambda n: genesis.options, runner, move_timeout=spec.move_timeout,
+                   sequencer=sequencer)
+    server = HostServer.resume(identity, game_id, app, roster_of(genesis), saved.genesis, saved.entries,
+                               config=spec.config, observer=observer)
+    app.server = server
+    name = genesis.name(genesis.host)
+    client = Client(identity, name, server.invite("127.0.0.1", port), runner, config=spec.config,
+                    have=len(saved.entries), has_genesis=True)
     runner.client = client
     return HostSide(server, app, runner, client, listeners)
 

@@ -1,0 +1,36 @@
+"""`p2pdurak host`: open a lobby, print the invite, seat joiners, play the game as the sequencer (and a seat)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+HELP = "host a game: print an invite link, seat the players who join, and play"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from p2pdurak.netgame.cli_support import add_game_options, add_seat_options
+
+    add_game_options(parser, players=False)
+    parser.add_argument("--seats", type=int, default=2, help="table size, the host included (2-6; default 2)")
+    parser.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    parser.add_argument("--advertise", help="address to put in the invite (default: this machine's LAN address)")
+    parser.add_argument("--move-timeout", type=float, default=120.0, help="seconds a seat may keep the game waiting")
+    parser.add_argument("--no-lobby-input", action="store_true", help="start only when the table is full")
+    add_seat_options(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
+
+
+def run(args: argparse.Namespace) -> int:
+    import trio
+
+    from p2pdurak.netgame.hosting import HostCommand
+
+    command = HostCommand(args)
+    _, line, report, path = trio.run(command.main)
+    if args.json:
+        print(json.dumps({"transcript": str(path), "report": report}))
+    else:
+        print(f"{line}; transcript: {path}")
+    return 0 if report["valid"] or report.get("how") == "abort" else 1

@@ -1,0 +1,64 @@
+"""`p2pdurak join LINK`: take a seat at a hosted game (or `--resume` the one this profile was playing)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+HELP = "join a game by its invite link (durak://HOST:PORT/GAME-ID#FINGERPRINT or HOST:PORT abcd-efgh-ijkl)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from p2pdurak.netgame.cli_support import add_seat_options
+
+    parser.add_argument("link", nargs="*", help="the invite link, or the short form HOST:PORT CODE")
+    add_seat_options(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
+
+
+def run(args: argparse.Namespace) -> int:
+    import trio
+
+    from p2pdurak.crypto.group import SeededRng, system_rng
+    from p2pdurak.crypto.identity import load_or_create_identity, profile_dir
+    from p2pdurak.errors import LocalError
+    from p2pdurak.net.api import ignore_event
+    from p2pdurak.netgame.cli_support import result_line, write_transcript
+    from p2pdurak.netgame.join import prepare_join, print_event, run_seat
+    from p2pdurak.netgame.players import bot_player
+    from p2pdurak.netgame.seat import SeatRunner
+    from p2pdurak.netgame.session import NetSession, play_in_terminal, ui_available
+
+    link = " ".join(args.link) if args.link else None
+    if link is None and not args.resume:
+        raise LocalError("bad-invite", "give the invite link (or --resume)")
+    profile = profile_dir(args.profile)
+    identity = load_or_create_identity(profile / "identity.key")
+    rng = system_rng if args.seed is None else SeededRng(args.seed)
+    if not args.bot and not ui_available():
+        raise LocalError("no-ui", "the terminal interface is not installed; pass --bot LEVEL")
+    player = bot_player(args.bot, SeededRng(args.seed + 1) if args.seed is not None else system_rng) \
+        if args.bot else None
+    runner = SeatRunner(identity, profile, player=player, rng=rng, durable=not args.no_fsync)
+    name = args.name or ("Bot" if args.bot else "Player")
+    session = NetSession(runner) if player is None else None
+    observer = session.observe if session is not None else ignore_event if args.quiet else print_event
+    client = prepare_join(identity, name, link, profile, runner, resume=args.resume, observer=observer)
+    if not args.quiet:
+        print(f"joining {client.invite.host}:{client.invite.port} as {client.name}", flush=True)
+    if session is not None:
+        ending = trio.run(play_in_terminal, client, runner, session)
+    else:
+        ending = trio.run(run_seat, client, runner).ending
+    if runner.genesis_bytes is None:
+        raise LocalError(ending.reason, f"the game ended before it started ({ending.reason})")
+    data = runner.transcript()
+    game_id = runner.peer.genesis.data.game_id.hex() if runner.peer is not None else "unknown"
+    path = write_transcript(data, args.out, profile / "games" / game_id / "transcript.dlog")
+    line, report = result_line(data)
+    if args.json:
+        print(json.dumps({"ending": ending.reason, "transcript": str(path), "report": report}))
+    else:
+        print(f"{line}; transcript: {path}")
+    return 0 if report["valid"] or ending.kind == "abort" else 1
+

@@ -1,0 +1,157 @@
+"""The `p2pdurak host` flow: lobby (invite link, short form, joiners, Enter to start), the game, the transcript."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import socket
+import sys
+from pathlib import Path
+
+import trio
+
+from p2pdurak.crypto.group import SeededRng, system_rng
+from p2pdurak.crypto.identity import load_or_create_identity, profile_dir
+from p2pdurak.errors import DurakError, LocalError
+from p2pdurak.net.api import Ending, NetEvent
+from p2pdurak.net.config import NetConfig
+from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
+from p2pdurak.net.links import format_short
+from p2pdurak.netgame.cli_support import options_from_args, result_line, write_transcript
+from p2pdurak.netgame.join import user_error
+from p2pdurak.netgame.players import bot_player
+from p2pdurak.netgame.seat import SeatRunner
+from p2pdurak.netgame.session import NetSession, play_in_terminal, ui_available
+from p2pdurak.netgame.store import latest_game_file, load_seat
+from p2pdurak.netgame.table import HostSide, TableSpec, open_host, resume_host
+from p2pdurak.peer.messages import GameOptions
+from p2pdurak.wire import encode
+
+
+def lan_address() -> str:
+    """The address other machines on the local network most likely reach us at (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))
+            address: str = s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+    return address
+
+
+class HostCommand:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.quiet: bool = args.quiet
+        self.profile = profile_dir(args.profile)
+        self.identity = load_or_create_identity(self.profile / "identity.key")
+        options_from_args(args, args.seats)  # refuse a bad combination before anyone joins
+        self.spec = TableSpec(
+            options_from_args(args, args.seats), level=args.bot or "normal", seed=args.seed,
+            shuffle_proofs=not args.no_shuffle_proofs, move_timeout=args.move_timeout,
+            config=NetConfig(), durable=not args.no_fsync,
+        )
+        if not args.bot and not ui_available():
+            raise LocalError("no-ui", "the terminal interface is not installed; pass --bot LEVEL")
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, flush=True)
+
+    def observe(self, event: NetEvent) -> None:
+        if event.kind in ("joined", "left", "dropped", "silent", "aborted", "refused", "started"):
+            seat = "" if event.seat is None else f" seat {event.seat}"
+            self.say(f"[host] {event.kind}{seat} {event.reason}".rstrip())
+
+    def options_for(self, players: int) -> bytes:
+        return encode(GameOptions.of(options_from_args(self.args, players), None, self.spec.shuffle_proofs))
+
+    async def open(self) -> HostSide:
+        args = self.args
+        rng = system_rng if args.seed is None else SeededRng(args.seed)
+        player = bot_player(args.bot, SeededRng(args.seed + 1) if args.seed is not None else system_rng) \
+            if args.bot else None
+        runner = SeatRunner(self.identity, self.profile, player=player, rng=rng, durable=self.spec.durable)
+        if args.resume:
+            saved = load_seat(latest_game_file(self.profile, "host"))
+            return await resume_host(self.identity, saved, runner, self.spec, observer=self.observe)
+        name = args.name or "Host"
+        runner.meta = {"role": "host", "bind": args.bind, "name": name}
+        side = await open_host(
+            self.identity, name, secrets.token_bytes(16), self.spec, self.profile, seats=args.seats,
+            bind=args.bind, port=args.port, auto_start=True, runner=runner, options_for=self.options_for,
+            observer=self.observe,
+        )
+        runner.meta["port"] = side.port
+        return side
+
+    async def main(self) -> tuple[bytes, str, dict[str, object], Path]:
+        side = await self.open()
+        address = self.args.advertise or (self.args.bind if self.args.bind not in ("0.0.0.0", "::") else lan_address())
+        invite = side.server.invite(address, side.port)
+        if not self.args.resume:
+            self.say(f"invite link: {invite.link()}")
+            self.say(f"short form:  {format_short(address, side.port, invite.fingerprint)}")
+            self.say(f"waiting for {self.args.seats - 1} player(s); press Enter to start with those seated")
+        else:
+            self.say(f"resumed on port {side.port}; the seats reconnect by themselves")
+        session = NetSession(side.runner) if side.runner.player is None else None
+        ending = await self._serve(side, session)
+        runner = side.runner
+        if runner.genesis_bytes is None:
+            raise LocalError(ending.reason, f"the game ended before it started ({ending.reason})")
+        data = runner.transcript()
+        game_id = runner.genesis_bytes and side.server.game_id.hex()
+        path = write_transcript(data, self.args.out, self.profile / "games" / str(game_id) / "transcript.dlog")
+        line, report = result_line(data)
+        return data, line, report, path
+
+    async def _serve(self, side: HostSide, session: NetSession | None) -> Ending:
+        endings: list[Ending] = []
+        failures: list[Exception] = []
+
+        async def host_seat() -> None:
+            try:
+                if session is not None:
+                    endings.append(await play_in_terminal(side.client, side.runner, session))
+                else:
+                    endings.append(await side.client.run())
+            except (JoinRefused, NetFault, ConnectionClosed, DurakError) as exc:
+                failures.append(exc)
+                side.server.finish("host-failed")
+
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(side.server.serve, side.listeners)
+                nursery.start_soon(side.app.arm_when_started)
+                nursery.start_soon(host_seat)
+                if not self.args.resume and not self.args.no_lobby_input:
+                    nursery.start_soon(self._lobby_input, side)
+                await side.server.closed.wait()
+                while not endings and not failures:
+                    await trio.sleep(0.05)
+                nursery.cancel_scope.cancel()
+        finally:
+            side.runner.close()
+        if failures:
+            exc = failures[0]
+            if isinstance(exc, DurakError) and not isinstance(exc, (JoinRefused, NetFault, ConnectionClosed)):
+                raise exc
+            raise user_error(exc) from exc
+        return endings[0]
+
+    async def _lobby_input(self, side: HostSide) -> None:
+        """Enter starts the game with the players seated so far (at least 2)."""
+        server = side.server
+        while not server.started.is_set() and server.phase == "lobby":
+            line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
+            if not line:
+                return  # no terminal: start when the table is full
+            if server.phase != "lobby":
+                return
+            seated = len(server.connected)
+            try:
+                self.options_for(seated)
+                server.start()
+            except DurakError as exc:
+                self.say(f"cannot start yet: {exc.message}")
