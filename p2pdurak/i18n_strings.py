@@ -215,6 +215,13 @@ REFUSED_STALE = N_("The table changed before your move arrived; look again.")
 REFUSED_BY_HOST = N_("The host refused the move: {reason}")
 REFUSED_UNKNOWN_COMMAND = N_("Unknown command: {command}. Press ? for help.")
 REFUSED_NEED_CARD = N_("Which card? Add its number, e.g. {example}.")
+REFUSED_ALREADY_PASSED = N_("You have already passed; wait for the table to change.")
+REFUSED_ALREADY_CLEARED = N_("That card was challenged already and found honest.")
+REFUSED_ALREADY_TAKEN = N_("The defender has already taken the cards.")
+REFUSED_BOUT_NOT_OPEN = N_("No card has been played in this bout yet.")
+REFUSED_NOT_A_TRUMP = N_("{card} is not a trump.")
+REFUSED_MOVE_PENDING = N_("Wait: your last move is still on its way.")
+REFUSED_NOT_NOW_SETUP = N_("Wait until the cards are dealt.")
 
 # ------------------------------------------------------------------------------------------------- help screen
 
@@ -233,6 +240,12 @@ HELP_QUIT = N_("leave the game")
 HELP_CARD_NUMBERS = N_("N is the number under a card in your hand, A the number of a card on the table.")
 HELP_CHEAT_MARK = N_("Moves marked ({cheat}) are cheats: anyone may challenge them while the card is on the table.")
 HELP_LEGAL_ONLY = N_("Only the moves you may make now are offered.")
+HELP_CHALLENGE_COVER = N_("challenge the card that covers table card A")
+HELP_ANY_KEY = N_("Press Enter to go back to the game.")
+LABEL_YOUR_MOVES = N_("You can")
+LABEL_NO_MOVES = N_("Nothing to do now.")
+QUIT_CONFIRM = N_("Leave the game? Type y to leave, anything else to stay.")
+QUIT_LEFT = N_("You left the game.")
 
 # ---------------------------------------------------------------------------------------- transcripts, verify
 
@@ -244,6 +257,7 @@ VERIFY_RESULT = N_("Result: {result}")
 VERIFY_ENTRIES = NP_("{n} entry checked.", "{n} entries checked.")
 VERIFY_INVALID = N_("The transcript is NOT valid: {reason}")
 VERIFY_FAULT = N_("Seat {seat} is at fault: {reason}")
+TRANSCRIPT_NOT_SAVED = N_("Could not save the transcript: {reason}")
 
 
 def card_text(card: int) -> str:

@@ -1,0 +1,151 @@
+"""`p2pdurak play`: a game in the terminal against computer players (default: three of them, 36 cards)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from p2pdurak.i18n import add_lang_argument
+
+if TYPE_CHECKING:
+    from contextlib import AbstractAsyncContextManager
+
+    from p2pdurak.rules import Options
+    from p2pdurak.ui.app import Saver, SessionFactory
+    from p2pdurak.ui.session import SeatSession
+
+HELP = "play Durak in the terminal against computer players"
+DEFAULT_SEATS = 4
+TEAM_SEATS = {"2v2": 4, "3v3": 6, "pairs": 6}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    seats = parser.add_mutually_exclusive_group()
+    seats.add_argument("--players", type=int, metavar="N", help="seats at the table, yours included (2-6; default 4)")
+    seats.add_argument("--bots", type=int, metavar="N", help="number of computer players (1-5)")
+    parser.add_argument("--deck", type=int, choices=(24, 36, 52), default=36, help="deck size (default 36)")
+    parser.add_argument("--transfer", action="store_true", help="transfer variant (Perevodnoy)")
+    parser.add_argument("--show-trump", action="store_true", help="transfer by showing a trump (needs --transfer)")
+    parser.add_argument("--first-bout-five", action="store_true", help="at most 5 cards until the first defence")
+    parser.add_argument("--teams", choices=("2v2", "3v3", "pairs"), help="team game (4 or 6 players)")
+    parser.add_argument("--cheating", action="store_true", help="cheating allowed; anyone may challenge a card")
+    parser.add_argument("--level", choices=("easy", "normal", "hard"), default="normal", help="computer strength")
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.7, metavar="SECONDS", help="computer players' pause (default 0.7)"
+    )
+    add_lang_argument(parser)
+    parser.add_argument("--seed", type=int, help="make the game reproducible (keys, shuffle and bots)")
+    parser.add_argument("--out", metavar="FILE", help="save the transcript here (default: the profile's games/)")
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--games", type=int, default=0, metavar="N", help="stop after N games (default: ask)")
+
+
+def options_from(args: argparse.Namespace) -> Options:
+    from p2pdurak.errors import LocalError
+    from p2pdurak.rules import Options
+
+    if args.players is not None:
+        seats = args.players
+    elif args.bots is not None:
+        seats = args.bots + 1
+    elif args.teams is not None:
+        seats = TEAM_SEATS[args.teams]
+    else:
+        seats = DEFAULT_SEATS
+    if args.bot_delay < 0:
+        raise LocalError("bad-options", "--bot-delay must not be negative")
+    return Options(
+        deck=args.deck,
+        players=seats,
+        transfer=args.transfer or args.show_trump,
+        show_trump=args.show_trump,
+        first_bout_five=args.first_bout_five,
+        teams=args.teams,
+        cheating=args.cheating,
+    )
+
+
+def player_name(args: argparse.Namespace) -> str:
+    from p2pdurak import i18n_strings as S
+    from p2pdurak.errors import LocalError
+    from p2pdurak.i18n import _
+
+    name = args.name if args.name is not None else os.environ.get("USER") or _(S.PLAYER_YOU)
+    name = " ".join(name.split())
+    if not name or len(name.encode()) > 64 or not name.isprintable():
+        raise LocalError("bad-name", "a name is 1 to 64 bytes of printable text")
+    return name
+
+
+def memory_factory(args: argparse.Namespace) -> SessionFactory:
+    """Computer players in this process (the network layer's factory replaces this one in `session_factory`)."""
+    from p2pdurak.ui.memory import TableConfig, open_memory_session
+
+    options = options_from(args)
+    name = player_name(args)
+
+    def factory(game_number: int, previous_durak: int | None) -> AbstractAsyncContextManager[SeatSession]:
+        config = TableConfig(
+            options,
+            name=name,
+            level=args.level,
+            bot_delay=args.bot_delay,
+            seed=args.seed,
+            previous_durak=previous_durak if options.teams is None else None,
+            game_number=game_number,
+        )
+        return open_memory_session(config)
+
+    return factory
+
+
+def session_factory(args: argparse.Namespace) -> SessionFactory:
+    return memory_factory(args)
+
+
+def transcript_saver(args: argparse.Namespace) -> Saver:
+    from p2pdurak.crypto.identity import profile_dir
+
+    def save(data: bytes, game_number: int) -> Path:
+        if args.out:
+            out = Path(args.out)
+            path = out if game_number == 1 else out.with_name(f"{out.stem}-{game_number}{out.suffix}")
+        else:
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+            path = profile_dir() / "games" / f"{stamp}-{os.getpid()}-{game_number}.dlog"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        with tmp.open("wb") as fp:
+            fp.write(data)
+            fp.flush()
+            os.fsync(fp.fileno())
+        tmp.replace(path)
+        return path
+
+    return save
+
+
+def run(args: argparse.Namespace) -> int:
+    import functools
+
+    import trio
+
+    from p2pdurak import i18n
+    from p2pdurak import i18n_strings as S
+    from p2pdurak.ui.app import play_match
+    from p2pdurak.ui.terminal import ConsoleTerminal
+
+    i18n.install(args.lang)
+    factory = session_factory(args)
+    saver = transcript_saver(args)
+    terminal = ConsoleTerminal()
+    try:
+        trio.run(functools.partial(play_match, factory, terminal, saver, games=args.games))
+    except KeyboardInterrupt:
+        print()
+        print(i18n.gettext(S.QUIT_LEFT))
+        return 130
+    return 0

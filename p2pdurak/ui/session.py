@@ -1,0 +1,103 @@
+"""The seam between the interface and a table: the UI talks to a `SeatSession` and never cares whether the other
+seats are bots in this process or peers over the network.
+
+A session owns the human's `Peer` (the seat's checked view of the game) and reports what happens as `Change`
+values: each log entry applied (with the seat's view before and after, so that the UI can describe it after the
+fact), a refusal of one of our moves, connection progress, or the end of the connection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from p2pdurak.peer import Event, Peer, Refused
+from p2pdurak.rules import Action, State
+
+# Progress kinds a session may report (the UI has a translated line for each).
+WAITING_FOR_PLAYERS = "waiting-for-players"  # done = joined, total = seats
+TABLE_CODE = "table-code"  # text = the code to compare aloud
+INVITE = "invite"  # text = the link
+RECONNECTING = "reconnecting"  # text = host, done = attempt, total = attempts (0: unknown)
+RECONNECTED = "reconnected"
+CATCHING_UP = "catching-up"  # total = entries to check
+PLAYER_DISCONNECTED = "player-disconnected"  # done = seat
+PROGRESS_KINDS = (
+    WAITING_FOR_PLAYERS,
+    TABLE_CODE,
+    INVITE,
+    RECONNECTING,
+    RECONNECTED,
+    CATCHING_UP,
+    PLAYER_DISCONNECTED,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Something the connection is doing; the game phases themselves (shuffle, deal, audit) are read off the peer."""
+
+    kind: str
+    done: int = 0
+    total: int = 0
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryApplied:
+    """One log entry applied to our peer. `before`/`after`: the seat's rules view around it (None before the deal)."""
+
+    index: int
+    events: tuple[Event, ...]
+    before: State | None
+    after: State | None
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The session is over for good (the game ended and the transcript is complete, or the connection is lost)."""
+
+    reason: str
+    message: str
+
+
+Change = EntryApplied | Refused | Progress | Closed
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as the interface shows it: the roster name and, for a computer player, its level."""
+
+    name: str
+    level: str | None = None  # "easy" / "normal" / "hard" for a computer player
+
+
+class SeatSession(Protocol):
+    """One human seat at one game. Implementations: `p2pdurak.ui.memory.MemorySession` (bots in this process); the
+    network layer provides one over TCP."""
+
+    @property
+    def peer(self) -> Peer:
+        """Our seat's peer: `peer.rules` is this seat's view, `peer.legal_actions()` what we may do now."""
+        ...
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        """Every seat in seat order, ours included."""
+        ...
+
+    async def act(self, action: Action) -> None:
+        """Sign and send one of our game actions. A move the peer itself refuses raises RuleError, LocalError or
+        PeerFault (with a reason code) and sends nothing; a refusal by the host arrives later as a `Refused`."""
+        ...
+
+    async def changes(self) -> list[Change]:
+        """Wait until something has happened, then return everything that happened since the last call, in order."""
+        ...
+
+    def transcript(self) -> bytes:
+        """The transcript so far (genesis and every entry), as `p2pdurak verify` reads it."""
+        ...
