@@ -15,6 +15,7 @@ from p2pdurak.errors import DurakError
 
 # name -> module; keep in the order `--help` should show them.
 COMMANDS: dict[str, str] = {
+    "play": "p2pdurak.commands.play",
     "bench": "p2pdurak.commands.bench",
     "rules": "p2pdurak.commands.rules",
     "verify": "p2pdurak.commands.verify",
