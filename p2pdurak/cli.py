@@ -17,6 +17,7 @@ from p2pdurak.errors import DurakError
 COMMANDS: dict[str, str] = {
     "play": "p2pdurak.commands.play",
     "bench": "p2pdurak.commands.bench",
+    "conformance": "p2pdurak.commands.conformance",
     "rules": "p2pdurak.commands.rules",
     "verify": "p2pdurak.commands.verify",
     "selfplay": "p2pdurak.commands.selfplay",

@@ -1,0 +1,72 @@
+"""`p2pdurak conformance [--json FILE]`: run every protocol vector against this implementation.
+
+Exit 0 only if every case of every file passes. (The `--peer COMMAND` mode, which drives another implementation
+over TCP, comes with the adversarial suite; `run` is structured so it adds one more source of outcome rows.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "run every protocol vector (protocol/vectors/*.json) against this implementation"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", metavar="FILE", help="also write the report as JSON to FILE ('-': stdout)")
+    parser.add_argument("--dir", metavar="DIR", help="the vector directory (default: the project's protocol/vectors)")
+    parser.add_argument("--only", metavar="TEXT", help="run only the files whose name contains TEXT")
+    parser.add_argument("--verbose", "-v", action="store_true", help="list every failing case")
+
+
+def run(args: argparse.Namespace) -> int:
+    from p2pdurak.conformance.runner import VECTOR_DIR, run_all, to_json
+
+    directory = Path(args.dir) if args.dir else VECTOR_DIR
+    if not directory.is_dir():
+        print(f"p2pdurak conformance: no vector directory {directory}", file=sys.stderr)
+        return 2
+    reports = run_all(directory, args.only)
+    report = to_json(reports)
+    if args.json == "-":
+        print(json.dumps(report, indent=1))
+    else:
+        if args.json:
+            Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        _print_table(reports, verbose=args.verbose)
+    return 0 if report["passed"] else 1
+
+
+def _print_table(reports: list, verbose: bool) -> None:  # type: ignore[type-arg]
+    from p2pdurak.conformance.runner import FileReport
+
+    rows: list[FileReport] = reports
+    total_pass = sum(r.passed for r in rows)
+    total_fail = sum(r.failed for r in rows)
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title="p2pdurak conformance")
+        for col in ("file", "passed", "failed", "status"):
+            table.add_column(col, justify="right" if col in ("passed", "failed") else "left")
+        for r in rows:
+            table.add_row(r.name, str(r.passed), str(r.failed), "[green]ok[/]" if r.ok else "[red]FAIL[/]")
+        Console().print(table)
+    else:
+        width = max([len(r.name) for r in rows] + [4])
+        print(f"{'file':<{width}}  passed  failed  status")
+        for r in rows:
+            print(f"{r.name:<{width}}  {r.passed:>6}  {r.failed:>6}  {'ok' if r.ok else 'FAIL'}")
+    for r in rows:
+        if r.error:
+            print(f"{r.name}: {r.error}")
+        failures = [o for o in r.outcomes if not o.passed]
+        for o in failures if verbose else failures[:5]:
+            spec = f" [{o.spec}]" if o.spec else ""
+            print(f"{r.name} tcId {o.tc_id}{spec}: {o.detail}")
+        if not verbose and len(failures) > 5:
+            print(f"{r.name}: {len(failures) - 5} more failures (--verbose)")
+    print(f"{total_pass} passed, {total_fail} failed")

@@ -1,0 +1,271 @@
+"""Protocol vectors of the peer layer (SPEC.md 8.16): `python -m p2pdurak.conformance.vectors [--check]`.
+
+transcript-valid.json: complete games (verify: valid, with the result and every verdict).
+transcript-tampered.json: a base game changed by record and byte edits, or continued with crafted entries
+  (verify: invalid, with the reason, the entry and the seat at fault; or unreadable).
+peer-host.json: a prefix of a base game and one move: does the host append it or reject it, and why.
+peer-messages.json: the move bodies and GameOptions, valid and invalid bytes.
+
+Every seat's key and deck secrets come from fixed seeds, so regenerating gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from p2pdurak import PROTOCOL_VERSION, SUITE
+from p2pdurak.conformance import crafted
+from p2pdurak.conformance.forge import play_until
+from p2pdurak.conformance.host import host_answer
+from p2pdurak.conformance.scenes import BASE_GAMES, BaseGame, Scene, phase_is
+from p2pdurak.conformance.transcripts import Json, rebuild, records_of, sha256_hex, verify_outcome
+from p2pdurak.log import KIND_ENTRY, KIND_GENESIS
+from p2pdurak.peer.events import Verdict
+from p2pdurak.rules import GameResult
+from p2pdurak.wire.vectors import VECTOR_DIR, main_for
+
+VALID_FILE = "transcript-valid.json"
+TAMPERED_FILE = "transcript-tampered.json"
+HOST_FILE = "peer-host.json"
+MESSAGES_FILE = "peer-messages.json"
+GENERATOR = "python -m p2pdurak.conformance.vectors"
+
+
+def _file(algorithm: str, spec: str, notes: Json, groups: list[Json], **extra: Any) -> Json:
+    tc = 0
+    for group in groups:
+        for case in group["tests"]:
+            tc += 1
+            case["tcId"] = tc
+    doc: Json = {
+        "algorithm": algorithm,
+        "suite": SUITE,
+        "version": PROTOCOL_VERSION,
+        "spec": spec,
+        "generator": GENERATOR,
+        "notes": notes,
+    }
+    doc.update(extra)
+    doc["numberOfTests"] = tc
+    doc["testGroups"] = groups
+    return doc
+
+
+def _case(comment: str, spec: str, result: str, flags: list[str], **fields: Any) -> Json:
+    return {"tcId": 0, "comment": comment, "spec": spec, "result": result, "flags": flags, **fields}
+
+
+def result_json(res: GameResult | None) -> Json | None:
+    """A game result in the form `p2pdurak verify --json` prints it."""
+    if res is None:
+        return None
+    return {
+        "durak": res.durak,
+        "losing_team": list(res.losing_team) if res.losing_team is not None else None,
+        "draw": res.draw,
+        "pogony": res.pogony,
+        "forfeit": res.forfeit,
+        "forfeit_reason": res.forfeit_reason or None,
+        "out_order": [list(g) for g in res.out_order],
+    }
+
+
+def verdict_json(v: Verdict) -> Json:
+    return {
+        "challenger": v.challenger,
+        "author": v.author,
+        "card": v.card,
+        "caught": v.caught,
+        "play_entry": v.play_entry,
+        "challenge_entry": v.challenge_entry,
+    }
+
+
+# -- transcript-valid.json ------------------------------------------------------------------------------------------
+
+
+def _seat_view(scene: Scene) -> Json:
+    """The expected outcome as the seats themselves saw it (with their secrets), not as the verifier computes it."""
+    table = scene.table
+    host_peer = table.peers[table.genesis.host]
+    snap = host_peer.snapshot
+    verdicts = [verdict_json(e) for s, e in table.events if s == table.genesis.host and isinstance(e, Verdict)]
+    ending = snap.ending
+    return {
+        "exitCode": 0,
+        "valid": True,
+        "reason": None,
+        "entry": None,
+        "seat": None,
+        "how": ending.kind if ending is not None else None,
+        "entries": len(table.entries),
+        "result": result_json(snap.final),
+        "verdicts": verdicts,
+    }
+
+
+def _aborted_game() -> tuple[BaseGame, Scene]:
+    """2 players, 36 cards: seat 0 publishes its deal keys, seat 1 does not; seat 0 aborts accusing seat 1."""
+    from p2pdurak.rules import Options
+
+    base = BaseGame("abort36", "2 players, 36 cards, aborted in the deal", Options(36, 2), 11, "R-PEER-40")
+    scene = Scene(base)
+    table = scene.table
+    play_until(table, scene.choosers, scene.rng, phase_is("deal-keys"))
+    keys = table.peers[0].protocol_move()
+    assert keys is not None
+    table.submit(keys)
+    table.submit(table.peers[0].abort(1, "missing-key"))
+    while table.step_protocol():
+        pass
+    assert all(p.over for p in table.peers), "the aborted game did not end"
+    return base, scene
+
+
+def generate_valid() -> Json:
+    tests: list[Json] = []
+    for base in BASE_GAMES:
+        scene = Scene(base)
+        scene.play_to_end()
+        tests.append(
+            _case(
+                f"a complete game: {base.comment}", base.spec, "valid", ["CompleteGame"],
+                name=base.name, options=base.options.describe(), input=scene.table.transcript().hex(),
+                expected=_seat_view(scene),
+            )
+        )
+    base, scene = _aborted_game()
+    tests.append(
+        _case(
+            "an aborted game: seat 0 accuses seat 1 of withholding its deal keys; seat 0's audit follows",
+            "R-PEER-37, R-PEER-38, R-PEER-40", "valid", ["Abort"], name=base.name, options=base.options.describe(),
+            input=scene.table.transcript().hex(), expected=_seat_view(scene),
+        )
+    )
+    notes = {
+        "CompleteGame": "a whole game played by honest seats: `p2pdurak verify --json` on `input` MUST print the "
+        "keys of `expected` with these values (exit code 0)",
+        "Abort": "an abort entry ends the game; the accused seat publishes no audit; the result records the "
+        "accusation as a forfeit",
+        "expected": "a subset of the `verify --json` object (SPEC.md R-PEER-47): valid, reason, entry, seat, how, "
+        "entries, result, verdicts; exitCode is the exit status of `verify`",
+    }
+    return _file("p2pdurak transcripts (valid games)", "SPEC.md 8", notes, [{"type": "Transcript", "tests": tests}])
+
+
+# -- transcript-tampered.json ---------------------------------------------------------------------------------------
+
+
+def bases_ref(valid: Json) -> dict[str, Json]:
+    return {
+        case["name"]: {"file": VALID_FILE, "tcId": case["tcId"]}
+        for group in valid["testGroups"]
+        for case in group["tests"]
+    }
+
+
+def _base_bytes(valid: Json) -> dict[str, bytes]:
+    return {case["name"]: bytes.fromhex(case["input"]) for g in valid["testGroups"] for case in g["tests"]}
+
+
+def generate_tampered(valid: Json) -> Json:
+    bases = _base_bytes(valid)
+    tests: list[Json] = []
+    for t in crafted.tampered_cases(bases):
+        data = rebuild(bases[t.base], t.edit)
+        case = _case(t.comment, t.spec, "invalid", [t.flag], base=t.base, **t.edit, sha256=sha256_hex(data),
+                     expected=t.expected)
+        tests.append(case)
+    notes = {
+        "records": "the file is rebuilt as the 15-byte header, then for each item of `records` either the base's "
+        "record with that index (0 is the genesis, k+1 is entry k) or the record {kind, payload}; without "
+        "`records` the base's records are kept",
+        "fileEdits": "then, in order: {offset, xor} xors one byte of the rebuilt file, {cut} keeps its first `cut` "
+        "bytes; `sha256` is the hash of the result",
+        "expected": "as in transcript-valid.json: the keys `verify --json` MUST print (exitCode 1: invalid, "
+        "2: not a transcript file)",
+        "HostFault": "an entry that the host should not have appended: the host signed it, so it is at fault "
+        "(R-PEER-12)",
+    }
+    flags = sorted({t.flag for t in crafted.tampered_cases(bases)})
+    notes.update({f: crafted.FLAG_NOTES[f] for f in flags if f in crafted.FLAG_NOTES})
+    return _file(
+        "p2pdurak transcripts (tampered)", "SPEC.md 7.7, 8.4, 8.14", notes,
+        [{"type": "TamperedTranscript", "tests": tests}], bases=bases_ref(valid),
+    )
+
+
+# -- peer-host.json -------------------------------------------------------------------------------------------------
+
+
+def generate_host(valid: Json) -> Json:
+    bases = _base_bytes(valid)
+    tests: list[Json] = []
+    for h in crafted.host_cases(bases):
+        result = "valid" if h.expected["answer"] == "append" else "invalid"
+        tests.append(_case(h.comment, h.spec, result, [h.flag], base=h.base, entries=h.entries, move=h.move.hex(),
+                           expected=h.expected))
+    notes = {
+        "HostValidation": "follow the base transcript's first `entries` entries, then submit `move` to the host: "
+        "`expected.answer` is append (the move becomes the next entry), reject (a signed Reject with "
+        "`expected.reason`) or ignore (not an authentic move: no reject)",
+    }
+    return _file("p2pdurak host validation", "SPEC.md 7.5, 8.13", notes,
+                 [{"type": "HostValidation", "tests": tests}], bases=bases_ref(valid))
+
+
+# -- peer-messages.json ---------------------------------------------------------------------------------------------
+
+
+def generate_messages() -> Json:
+    groups = crafted.message_groups()
+    notes = {
+        "PeerMessage": "decode `input` as one of the move bodies (R-PEER-8): valid with `fields` (bin as hex, "
+        "nil as null), or invalid with the section 6 reason",
+        "GameOptions": "decode `input` as the genesis options (R-PEER-4, R-PEER-5): valid with `options` in the "
+        "notation of Options.describe, or invalid with the reason",
+    }
+    return _file("p2pdurak peer messages", "SPEC.md 8.2, 8.3", notes, groups)
+
+
+# -- files ----------------------------------------------------------------------------------------------------------
+
+
+def generate_all() -> dict[str, Json]:
+    valid = generate_valid()
+    return {
+        VALID_FILE: valid,
+        TAMPERED_FILE: generate_tampered(valid),
+        HOST_FILE: generate_host(valid),
+        MESSAGES_FILE: generate_messages(),
+    }
+
+
+def dump(doc: Json) -> str:
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def _makers() -> dict[str, Callable[[], Json]]:
+    cache: dict[str, Json] = {}
+
+    def get(name: str) -> Callable[[], Json]:
+        def make() -> Json:
+            if not cache:
+                cache.update(generate_all())
+            return cache[name]
+
+        return make
+
+    return {name: get(name) for name in (VALID_FILE, TAMPERED_FILE, HOST_FILE, MESSAGES_FILE)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    return main_for(_makers(), argv)
+
+
+_ = (records_of, verify_outcome, host_answer, KIND_ENTRY, KIND_GENESIS, VECTOR_DIR)
+
+if __name__ == "__main__":
+    raise SystemExit(main())
