@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import random
 
@@ -336,3 +337,47 @@ def test_rules_match_next_game_against_durak() -> None:
 def test_rules_legal_actions_of_bad_seat_is_empty() -> None:
     st = _opened()
     assert legal_actions(st, 9) == [] and legal_actions(st, -1) == []
+
+
+# --- fuzzing: bad input never crashes ----------------------------------------------------------------------------
+
+
+
+@given(st_.binary(max_size=400))
+def test_rules_fuzz_decode_random_bytes(data: bytes) -> None:
+    with contextlib.suppress(RuleError):
+        decode_state(data)
+
+
+@given(st_.integers(0, 10_000), st_.integers(0, 255))
+def test_rules_fuzz_decode_mutated_state(where: int, value: int) -> None:
+    data = bytearray(_opened().encode())
+    data[where % len(data)] = value
+    try:
+        back = decode_state(bytes(data))
+    except RuleError:
+        return
+    assert back.encode() == bytes(data)
+
+
+_ANY = st_.one_of(st_.integers(-3, 60), st_.none(), st_.booleans(), st_.text(max_size=2))
+
+
+@given(st_.sampled_from([Declare, Play, Transfer, ShowTrump, Challenge]), _ANY, _ANY, st_.integers(0, 40))
+def test_rules_fuzz_apply_any_field_values(kind: type, seat: object, card: object, steps: int) -> None:
+    st = new_game(Options(36, 3, transfer=True, show_trump=True, cheating=True), _deck36())
+    rnd = random.Random(steps)
+    for _ in range(steps):
+        legal = legal_actions(st)
+        if not legal:
+            break
+        st = apply(st, legal[rnd.randrange(len(legal))])
+    before = st.encode()
+    with contextlib.suppress(RuleError):
+        apply(st, kind(seat, card))
+    assert st.encode() == before
+    try:
+        apply(st, Beat(seat, card, card))  # type: ignore[arg-type]
+    except RuleError:
+        pass
+    assert st.encode() == before
