@@ -376,8 +376,6 @@ def test_rules_fuzz_apply_any_field_values(kind: type, seat: object, card: objec
     with contextlib.suppress(RuleError):
         apply(st, kind(seat, card))
     assert st.encode() == before
-    try:
+    with contextlib.suppress(RuleError):
         apply(st, Beat(seat, card, card))  # type: ignore[arg-type]
-    except RuleError:
-        pass
     assert st.encode() == before
