@@ -79,7 +79,6 @@ class SeatRunner:
         self.paused = False  # the host's game side holds this seat's moves while it signs an abort
         self.on_move: Callable[[bytes], None] | None = None  # tests: see every move as it is sent
         self._seated = False
-        self._resend: bytes | None = None
 
     # ----------------------------------------------------------------- ClientApp
 
@@ -88,9 +87,11 @@ class SeatRunner:
         self.listener.progress("waiting-for-players", done=players, total=seats)
         first = not self._seated
         self._seated = True
-        if first and self._resend is not None and self.client is not None:
-            self.client.send_move(self._resend)  # numbered above moves_seen: the host submits it (at most) once
-            self._resend = None
+        peer, client = self.peer, self.client
+        if peer is not None and peer.pending is not None and client is not None and client.has_genesis:
+            # After any (re)connection our pending move goes again under a new move id: its entry or its reject may
+            # have been lost with the old connection. The sequencer logs one move once and repeats its reject.
+            client.send_move(peer.pending)
         if first:
             self.step()
 
@@ -115,11 +116,14 @@ class SeatRunner:
     def on_reject(self, reject: bytes) -> None:
         if self.peer is None:
             return
+        had = self.peer.pending
         try:
             events = self.peer.on_reject(reject)
         except PeerFault as exc:
             self.errors.append(f"bad reject: {exc.reason}")
             return
+        if had is None or self.peer.pending is not None:
+            return  # a repeated reject of a move already dropped (a resend after a reconnect)
         for ev in events:
             if isinstance(ev, Refused):
                 self.refusals.append(ev.reason)
@@ -233,7 +237,6 @@ class SeatRunner:
             if peer.chain.entry_of_move(last[0].hash) is None and not peer.over:
                 peer.pending = last[1]
                 peer.pending_counter = last[0].counter
-                self._resend = last[1]
         self.seat = seat
         self.peer = peer
         self.genesis_bytes = saved.genesis
