@@ -1,0 +1,22 @@
+"""Every fuzz target by name (`python -m p2pdurak.fuzz --list`)."""
+
+from __future__ import annotations
+
+from p2pdurak.fuzz import targets_deck, targets_log, targets_peer, targets_wire
+from p2pdurak.fuzz.target import Target
+
+TARGETS: dict[str, Target] = {
+    t.name: t
+    for t in (
+        targets_wire.TARGET,
+        targets_log.GENESIS,
+        targets_log.MOVE,
+        targets_log.ENTRY,
+        targets_deck.MESSAGE,
+        targets_deck.PROOF,
+        targets_deck.RECEIVE,
+        targets_peer.RECEIVE,
+        targets_peer.VALIDATE,
+        targets_peer.TRANSCRIPT,
+    )
+}
