@@ -326,16 +326,16 @@ def _crafted_entry_cases(bases: dict[str, bytes]) -> list[Tampered]:
     theirs = [p for p, s in enumerate(scene.observer.owner) if s == 1 and scene.observer.opened[p] == game.NO_CARD]
     add(scene, "the host opens a bout with a position dealt to seat 1", "R-PEER-23",
         [f.entry(f.move(0, PlayBody(theirs[0], _key(scene, 0, theirs[0]))))], invalid("not-your-card", head, host))
-    add(scene, "the host opens a bout with its own card and a wrong key", "R-MP-15, R-PEER-24",
+    add(scene, "the host opens a bout with its own card and a wrong key", "R-MP-15, R-PEER-23",
         [f.entry(f.move(0, PlayBody(mine[0], _key(scene, 0, mine[1]))))], invalid("wrong-key", head, host))
-    add(scene, "the host plays its own unopened card without its key", "R-PEER-24",
+    add(scene, "the host plays its own unopened card without its key", "R-PEER-23",
         [f.entry(f.move(0, PlayBody(mine[0], None)))], invalid("missing-key", head, host))
     trump_pos = plain.options.deck - 1
-    add(scene, "the host names the open trump position with a key", "R-PEER-24",
+    add(scene, "the host names the open trump position with a key", "R-PEER-23",
         [f.entry(f.move(0, PlayBody(trump_pos, _key(scene, 0, trump_pos))))], invalid("repeated-reveal", head, host))
     add(scene, "the host challenges in a game without the cheating variant", "R-PEER-34",
         [f.entry(f.move(0, ChallengeBody(trump_pos)))], invalid("cheating-disabled", head, host))
-    add(scene, "the host transfers in a game without transfers", "R-PEER-25",
+    add(scene, "the host transfers in a game without transfers", "R-PEER-23, R-RULES-37",
         [f.entry(f.move(0, TransferBody(mine[0], _key(scene, 0, mine[0]))))], invalid("transfer-disabled", head, host))
     add(scene, "seat 1 opens a bout that seat 0 opens; the host appends it", "R-PEER-12, R-PEER-23",
         [f.entry(f.move(1, PlayBody(theirs[0], _key(scene, 1, theirs[0]))))], invalid("not-your-turn", head, host))
@@ -358,7 +358,7 @@ def _crafted_entry_cases(bases: dict[str, bytes]) -> list[Tampered]:
 
     # The end.
     scene = Scene.at(plain, bases["plain24"], phase_is(game.AUDIT))
-    add(scene, "the host aborts while the audit runs", "R-PEER-38",
+    add(scene, "the host aborts while the audit runs", "R-PEER-37",
         [scene.forger.entry(scene.forger.move(0, AbortBody(1, "missing-audit", scene.length)))],
         invalid("game-over", scene.length, host))
     scene = Scene.at_entry(plain, bases["plain24"], n)
@@ -408,7 +408,7 @@ def _honest_next_moves(bases: dict[str, bytes]) -> list[HostCase]:
             if label not in seen and (name == "plain24" or label not in (game.SHUFFLE, game.LOCK)):
                 seen.add(label)
                 move, _ = _move_of(e)
-                out.append(HostCase(name, f"{name}: the move the game went on with in phase {label}", "R-PEER-45",
+                out.append(HostCase(name, f"{name}: the move the game went on with in phase {label}", "R-PEER-43",
                                     "Honest", i, encode(move), append()))
             observer.receive(e)
     return out
@@ -472,17 +472,17 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
 
     scene = Scene.at(plain, bases["plain24"], _declaring)
     f = scene.forger
-    add(scene, "seat 1 declares before seat 0", "R-PEER-29", f.move(1, DeclareBody(None, None)),
+    add(scene, "seat 1 declares before seat 0", "R-PEER-28", f.move(1, DeclareBody(None, None)),
         reject("not-your-turn"))
-    add(scene, "a pass before the declarations are done", "R-PEER-29", f.move(0, PassBody()),
+    add(scene, "a pass before the declarations are done", "R-PEER-28", f.move(0, PassBody()),
         reject("declarations-pending"))
-    add(scene, "seat 0 declares with a position outside the starting hands", "R-PEER-30",
+    add(scene, "seat 0 declares with a position outside the starting hands", "R-PEER-29",
         f.move(0, DeclareBody(20, _key(scene, 0, 20))), reject("not-starting-hand"))
-    add(scene, "seat 0 declares with a position of seat 1's starting hand", "R-PEER-30",
+    add(scene, "seat 0 declares with a position of seat 1's starting hand", "R-PEER-29",
         f.move(0, DeclareBody(6, _key(scene, 0, 6))), reject("not-your-card"))
-    add(scene, "a declaration of a position without its key", "R-PEER-30",
+    add(scene, "a declaration of a position without its key", "R-PEER-29",
         f.move(0, DeclareBody(0, None)), reject("missing-key"))
-    add(scene, "a declaration with a key but no position", "R-PEER-30",
+    add(scene, "a declaration with a key but no position", "R-PEER-29",
         f.move(0, DeclareBody(None, _key(scene, 0, 0))), reject("bad-field"))
 
     scene = Scene.at(plain, bases["plain24"], _bout_open_by(0))
@@ -490,12 +490,12 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     mine = _unopened_of(scene, 0)
     add(scene, "a play of a position beyond the deck", "R-PEER-23", f.move(0, PlayBody(30, None)),
         reject("bad-position"))
-    add(scene, "a play whose key is the zero scalar", "R-GRP-2, R-PEER-24",
+    add(scene, "a play whose key is the zero scalar", "R-GRP-2, R-PEER-23",
         f.move(0, PlayBody(mine[0], bytes(32))), reject("invalid-scalar"))
     add(scene, "a declaration after the declarations", "R-PEER-29", f.move(0, DeclareBody(None, None)),
         reject("not-declaring"))
-    add(scene, "a take with no bout open", "R-PEER-26", f.move(1, TakeBody()), reject("bout-not-open"))
-    add(scene, "a show of a trump in a game without transfers", "R-PEER-25",
+    add(scene, "a take with no bout open", "R-PEER-24", f.move(1, TakeBody()), reject("bout-not-open"))
+    add(scene, "a show of a trump in a game without transfers", "R-PEER-23, R-RULES-37",
         f.move(1, ShowTrumpBody(plain.options.deck - 1, None)), reject("show-disabled"))
     add(scene, "the opener's card", "R-PEER-23", f.move(0, PlayBody(mine[0], _key(scene, 0, mine[0]))), append())
 
@@ -515,10 +515,10 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
         f.move(1, PassBody(), seen=f.hash_at(scene.length - 1)), reject("stale-action"))
     add(scene, "a beat by the attacker", "R-PEER-23",
         f.move(0, BeatBody(0, off_rank[0], _key(scene, 0, off_rank[0]))), reject("not-defender"))
-    add(scene, "the defender takes", "R-PEER-26", f.move(1, TakeBody()), append())
+    add(scene, "the defender takes", "R-PEER-24", f.move(1, TakeBody()), append())
 
     scene = Scene.at(plain, bases["plain24"], phase_is(game.AUDIT))
-    add(scene, "an abort once the audit has begun", "R-PEER-38", scene.forger.move(0, AbortBody(1, "late", 1)),
+    add(scene, "an abort once the audit has begun", "R-PEER-37", scene.forger.move(0, AbortBody(1, "late", 1)),
         reject("game-over"))
     scene = Scene.at_entry(plain, bases["plain24"], n)
     add(scene, "a move after the end", "R-PEER-41", scene.forger.move(1, PassBody()), reject("game-over"))
@@ -606,30 +606,50 @@ def message_groups() -> list[Json]:
 
     options_tests: list[Json] = []
 
-    def opt(comment: str, data: bytes, result: str, **extra: Any) -> None:
+    def opt(comment: str, data: bytes, seats: int, result: str, **extra: Any) -> None:
+        genesis = _genesis_with(data, seats).hex()
         options_tests.append({"tcId": 0, "comment": comment, "spec": "R-PEER-4, R-PEER-5", "result": result,
-                              "flags": ["GameOptions"], "input": data.hex(), **extra})
+                              "flags": ["GameOptions"], "input": data.hex(), "genesis": genesis, **extra})
 
     for o, prev in ((Options(), None), (Options(24, 3, transfer=True, show_trump=True), 1),
                     (Options(36, 4, teams="2v2", cheating=True, first_bout_five=True), None),
                     (Options(52, 6, teams="pairs"), 5)):
         go = GameOptions.of(o, prev)
         opt(f"options {o.describe()}" + (f", previous durak {prev}" if prev is not None else ""), encode(go),
-            "valid", options=o.describe(), previousDurak=prev, shuffleProofs=True)
+            o.players, "valid", options=o.describe(), previousDurak=prev, shuffleProofs=True)
     raw = encode(GameOptions(36, 2, False, False, False, 0, False, None, True))
-    opt("deck 30", raw.replace(b"\x24\x02", b"\x1e\x02", 1), "invalid", reason="bad-options")
-    opt("7 players", raw.replace(b"\x24\x02", b"\x24\x07", 1), "invalid", reason="bad-options")
-    opt("team code 4", encode(GameOptions(36, 4, False, False, False, 4, False, None, True)), "invalid",
-        reason="bad-options")
-    opt("teams 2v2 with 3 players", encode(GameOptions(36, 3, False, False, False, 1, False, None, True)),
-        "invalid", reason="bad-options")
-    opt("show_trump without transfer", encode(GameOptions(36, 2, False, True, False, 0, False, None, True)),
-        "invalid", reason="bad-options")
-    opt("a 24-card deck for 5 players", encode(GameOptions(24, 5, False, False, False, 0, False, None, True)),
-        "invalid", reason="bad-options")
-    opt("shuffle_proofs as the integer 1", raw[:-1] + b"\x01", "invalid", reason="bad-field")
-    opt("a field missing", bytes((0x99,)) + raw[1:-1], "invalid", reason="field-count")
+
+    def refused(comment: str, data: bytes, seats: int = 2, wire: str | None = None) -> None:
+        extra: dict[str, Any] = {"reason": "bad-options", "seat": 0}
+        if wire is not None:
+            extra["wireReason"] = wire
+        opt(comment, data, seats, "invalid", **extra)
+
+    refused("deck 30", raw.replace(b"\x24\x02", b"\x1e\x02", 1))
+    refused("7 players (a roster of 2)", raw.replace(b"\x24\x02", b"\x24\x07", 1))
+    refused("3 players in the options, 2 seats in the roster", raw.replace(b"\x24\x02", b"\x24\x03", 1))
+    refused("team code 4", encode(GameOptions(36, 4, False, False, False, 4, False, None, True)), 4)
+    refused("teams 2v2 with 3 players", encode(GameOptions(36, 3, False, False, False, 1, False, None, True)), 3)
+    refused("show_trump without transfer", encode(GameOptions(36, 2, False, True, False, 0, False, None, True)))
+    refused("a 24-card deck for 5 players", encode(GameOptions(24, 5, False, False, False, 0, False, None, True)), 5)
+    refused("previous durak 2 in a 2-player game", encode(GameOptions(36, 2, False, False, False, 0, False, 2, True)))
+    refused("shuffle_proofs as the integer 1", raw[:-1] + b"\x01", wire="bad-field")
+    refused("a field missing", bytes((0x99,)) + raw[1:-1], wire="field-count")
+    refused("not msgpack at all", b"\xc1", wire="not-msgpack")
     return [{"type": "PeerMessage", "tests": tests}, {"type": "GameOptions", "tests": options_tests}]
+
+
+def _genesis_with(options: bytes, seats: int) -> bytes:
+    """A genesis signed by `seats` seeded identities (host 0) whose options field holds exactly these bytes."""
+    from p2pdurak.crypto.group import SeededRng
+    from p2pdurak.crypto.identity import Identity
+    from p2pdurak.log import assemble_genesis, make_genesis_data, sign_genesis
+    from p2pdurak.peer.harness import NAMES
+
+    rng = SeededRng(4242)
+    identities = [Identity.generate(rng) for _ in range(seats)]
+    data = make_genesis_data(bytes(range(16)), options, 0, [(NAMES[i], x.public) for i, x in enumerate(identities)])
+    return assemble_genesis(data, [sign_genesis(x, data) for x in identities])
 
 
 def encode_abort(reason: str) -> bytes:

@@ -6,9 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from p2pdurak.conformance.transcripts import CaseOutcome
-from p2pdurak.errors import RuleError
+from p2pdurak.errors import PeerFault
+from p2pdurak.log import verify_genesis
 from p2pdurak.log.vectors import message_to_json
 from p2pdurak.peer.messages import BODY_TYPES, GameOptions
+from p2pdurak.peer.peer import Peer
 from p2pdurak.wire import DecodeError, decode, decode_one_of, encode
 
 
@@ -28,18 +30,26 @@ def _body_case(name: str, case: Mapping[str, Any]) -> CaseOutcome:
 
 
 def _options_case(name: str, case: Mapping[str, Any]) -> CaseOutcome:
-    data = bytes.fromhex(case["input"])
+    """The options as a peer checks them: inside a signed genesis (R-PEER-5), plus the decoded fields."""
     tc, spec = case["tcId"], case.get("spec", "")
+    data = bytes.fromhex(case["input"])
+    try:
+        Peer(verify_genesis(bytes.fromhex(case["genesis"])))
+    except PeerFault as exc:
+        got: tuple[Any, ...] = ("invalid", exc.reason, exc.seat)
+    else:
+        got = ("valid",)
+    want = ("valid",) if case["result"] == "valid" else ("invalid", case["reason"], case["seat"])
+    if got != want:
+        return CaseOutcome(name, tc, False, f"got {got}, expected {want}", spec)
     try:
         go = decode(data, GameOptions)
-        options = go.rules_options()
-    except (DecodeError, RuleError) as exc:
-        reason = "bad-options" if isinstance(exc, RuleError) else exc.reason
-        ok = case["result"] == "invalid" and reason == case["reason"]
-        return CaseOutcome(name, tc, ok, "ok" if ok else f"got {reason}, expected {case.get('reason', 'valid')}", spec)
+    except DecodeError as exc:
+        ok = exc.reason == case.get("wireReason")
+        return CaseOutcome(name, tc, ok, "ok" if ok else f"decoding: got {exc.reason}", spec)
     if case["result"] != "valid":
-        return CaseOutcome(name, tc, False, f"accepted, expected {case['reason']}", spec)
-    got = (options.describe(), go.previous_durak, go.shuffle_proofs)
+        return CaseOutcome(name, tc, "wireReason" not in case, "ok" if "wireReason" not in case else "decoded", spec)
+    got = (go.rules_options().describe(), go.previous_durak, go.shuffle_proofs)
     want = (case["options"], case["previousDurak"], case["shuffleProofs"])
     return CaseOutcome(name, tc, got == want, "ok" if got == want else f"got {got}, expected {want}", spec)
 

@@ -32,17 +32,17 @@ class BaseGame:
 
 
 BASE_GAMES: tuple[BaseGame, ...] = (
-    BaseGame("plain24", "Podkidnoy, 2 players, 24 cards", Options(24, 2), 3, "R-PEER-1..R-PEER-40"),
+    BaseGame("plain24", "Podkidnoy, 2 players, 24 cards", Options(24, 2), 3, "R-PEER-2, R-PEER-46..R-PEER-49"),
     BaseGame(
         "cheat24", "cheating variant, 2 players, 24 cards: challenges and verdicts", Options(24, 2, cheating=True), 6,
-        "R-PEER-30, R-PEER-31",
+        "R-PEER-34..R-PEER-36",
     ),
     BaseGame(
         "transfer24",
         "Perevodnoy with shown trumps and the five-card first bout, 3 players, 24 cards",
         Options(24, 3, transfer=True, show_trump=True, first_bout_five=True),
         4,
-        "R-PEER-25..R-PEER-29",
+        "R-PEER-23, R-RULES-26, R-RULES-27",
     ),
 )
 

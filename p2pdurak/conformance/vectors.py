@@ -149,7 +149,7 @@ def generate_valid() -> Json:
         "keys of `expected` with these values (exit code 0)",
         "Abort": "an abort entry ends the game; the accused seat publishes no audit; the result records the "
         "accusation as a forfeit",
-        "expected": "a subset of the `verify --json` object (SPEC.md R-PEER-47): valid, reason, entry, seat, how, "
+        "expected": "a subset of the `verify --json` object (SPEC.md R-PEER-49): valid, reason, entry, seat, how, "
         "entries, result, verdicts; exitCode is the exit status of `verify`",
     }
     return _file("p2pdurak transcripts (valid games)", "SPEC.md 8", notes, [{"type": "Transcript", "tests": tests}])
@@ -224,8 +224,10 @@ def generate_messages() -> Json:
     notes = {
         "PeerMessage": "decode `input` as one of the move bodies (R-PEER-8): valid with `fields` (bin as hex, "
         "nil as null), or invalid with the section 6 reason",
-        "GameOptions": "decode `input` as the genesis options (R-PEER-4, R-PEER-5): valid with `options` in the "
-        "notation of Options.describe, or invalid with the reason",
+        "GameOptions": "`genesis` is a genesis signed by seeded seats whose options field is `input`: checking it "
+        "as a peer does (R-LOG-5, R-PEER-5) accepts it, and `input` decodes to `options` (Options notation), "
+        "`previousDurak` and `shuffleProofs`; or refuses it with `reason` and the host (`seat`) at fault; "
+        "`wireReason` is the section 6 code of decoding `input` alone",
     }
     return _file("p2pdurak peer messages", "SPEC.md 8.2, 8.3", notes, groups)
 

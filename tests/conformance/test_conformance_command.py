@@ -28,7 +28,7 @@ def test_conformance_command_reports_every_file(tmp_path: Path, capsys: pytest.C
 
 
 def test_conformance_command_passes_on_a_clean_subset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for name in ("wire-canonical.json", "peer-messages.json", "crypto-key-reveal.json"):
+    for name in ("wire-canonical.json", "crypto-dleq.json", "crypto-key-reveal.json"):
         shutil.copy(VECTOR_DIR / name, tmp_path / name)
     assert main(["conformance", "--dir", str(tmp_path), "--json", "-"]) == 0
     report = json.loads(capsys.readouterr().out)

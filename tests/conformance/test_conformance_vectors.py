@@ -21,6 +21,7 @@ KNOWN_DEVIATIONS: dict[tuple[str, int], str] = {
     ("transcript-tampered.json", 37): "peer/peer.py receive(): an illegal body in an entry blames its author, "
     "not the host that appended it (R-PEER-12)",
     ("transcript-tampered.json", 38): "as tcId 37: a stale pass appended by the host blames the passing seat",
+    ("peer-messages.json", 41): "peer/peer.py game_context(): previous_durak >= players is accepted (R-PEER-4)",
 }
 
 
