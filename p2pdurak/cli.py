@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "bench": "p2pdurak.commands.bench",
     "conformance": "p2pdurak.commands.conformance",
     "rules": "p2pdurak.commands.rules",
+    "tournament": "p2pdurak.commands.tournament",
     "verify": "p2pdurak.commands.verify",
     "selfplay": "p2pdurak.commands.selfplay",
     "host": "p2pdurak.commands.host",
