@@ -76,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     options = _options(args)
     args.players = options.players
     tally = Tally()
-    jobs = [(args, g) for g in range(args.games)]
+    plain = argparse.Namespace(**{k: v for k, v in vars(args).items() if not k.startswith("_")})
+    jobs = [(plain, g) for g in range(args.games)]
     if args.jobs == 1:
         for job in jobs:
             add(tally, *_play(job))
