@@ -13,6 +13,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("link", nargs="*", help="the invite link, or the short form HOST:PORT CODE")
     add_seat_options(parser)
+    parser.add_argument("--give-up", type=float, default=300.0, metavar="SECONDS",
+                        help="stop trying to reach the host after this long (default 300)")
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
 
 
@@ -23,10 +25,11 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.crypto.identity import load_or_create_identity, profile_dir
     from p2pdurak.errors import LocalError
     from p2pdurak.net.api import ignore_event
+    from p2pdurak.net.config import NetConfig
     from p2pdurak.netgame.cli_support import result_line, write_transcript
     from p2pdurak.netgame.join import prepare_join, print_event, run_seat
     from p2pdurak.netgame.players import bot_player
-    from p2pdurak.netgame.seat import SeatRunner
+    from p2pdurak.netgame.seat import PrintingListener, SeatRunner
     from p2pdurak.netgame.session import NetSession, play_in_terminal, ui_available
 
     link = " ".join(args.link) if args.link else None
@@ -39,11 +42,13 @@ def run(args: argparse.Namespace) -> int:
         raise LocalError("no-ui", "the terminal interface is not installed; pass --bot LEVEL")
     player = bot_player(args.bot, SeededRng(args.seed + 1) if args.seed is not None else system_rng) \
         if args.bot else None
-    runner = SeatRunner(identity, profile, player=player, rng=rng, durable=not args.no_fsync)
+    runner = SeatRunner(identity, profile, player=player, rng=rng, durable=not args.no_fsync,
+                        listener=None if args.quiet else PrintingListener())
     name = args.name or ("Bot" if args.bot else "Player")
     session = NetSession(runner) if player is None else None
     observer = session.observe if session is not None else ignore_event if args.quiet else print_event
-    client = prepare_join(identity, name, link, profile, runner, resume=args.resume, observer=observer)
+    config = NetConfig(give_up_after=args.give_up)
+    client = prepare_join(identity, name, link, profile, runner, resume=args.resume, observer=observer, config=config)
     if not args.quiet:
         print(f"joining {client.invite.host}:{client.invite.port} as {client.name}", flush=True)
     if session is not None:

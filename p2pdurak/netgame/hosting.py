@@ -20,7 +20,7 @@ from p2pdurak.net.links import format_short
 from p2pdurak.netgame.cli_support import options_from_args, result_line, write_transcript
 from p2pdurak.netgame.join import user_error
 from p2pdurak.netgame.players import bot_player
-from p2pdurak.netgame.seat import SeatRunner
+from p2pdurak.netgame.seat import PrintingListener, SeatRunner
 from p2pdurak.netgame.session import NetSession, play_in_terminal, ui_available
 from p2pdurak.netgame.store import latest_game_file, load_seat
 from p2pdurak.netgame.table import HostSide, TableSpec, open_host, resume_host
@@ -71,7 +71,8 @@ class HostCommand:
         rng = system_rng if args.seed is None else SeededRng(args.seed)
         player = bot_player(args.bot, SeededRng(args.seed + 1) if args.seed is not None else system_rng) \
             if args.bot else None
-        runner = SeatRunner(self.identity, self.profile, player=player, rng=rng, durable=self.spec.durable)
+        runner = SeatRunner(self.identity, self.profile, player=player, rng=rng, durable=self.spec.durable,
+                            listener=PrintingListener() if player is not None and not self.quiet else None)
         if args.resume:
             saved = load_seat(latest_game_file(self.profile, "host"))
             return await resume_host(self.identity, saved, runner, self.spec, observer=self.observe)

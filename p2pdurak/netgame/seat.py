@@ -45,6 +45,18 @@ class QuietListener:
         pass
 
 
+class PrintingListener(QuietListener):
+    """For bot seats on the command line: the table code to compare, once."""
+
+    def __init__(self) -> None:
+        self.shown = ""
+
+    def progress(self, kind: str, text: str = "", done: int = 0, total: int = 0) -> None:
+        if kind == "table-code" and text != self.shown:
+            self.shown = text
+            print(f"table code: {text} (compare it with the other players)", flush=True)
+
+
 class SeatRunner:
     """ClientApp for one seat. `player` chooses game actions (None: a person acts through `act`). The seat's file
     is `game_file(profile, game id, seat)`; `meta` is written into it to say how to resume."""
@@ -79,6 +91,7 @@ class SeatRunner:
         self.paused = False  # the host's game side holds this seat's moves while it signs an abort
         self.on_move: Callable[[bytes], None] | None = None  # tests: see every move as it is sent
         self._seated = False
+        self._signed_at = -1  # chain length when our last move was signed
 
     # ----------------------------------------------------------------- ClientApp
 
@@ -128,7 +141,8 @@ class SeatRunner:
             if isinstance(ev, Refused):
                 self.refusals.append(ev.reason)
                 self.listener.refused(ev)
-        self.step()
+        if self.peer.chain.length != self._signed_at:
+            self.step()  # the table moved on since we signed: think again; else wait for the next entry
 
     # ----------------------------------------------------------------- the game
 
@@ -187,7 +201,8 @@ class SeatRunner:
 
     def send(self, move: bytes) -> None:
         """Write one of our signed moves to the file, then queue it for the host."""
-        assert self.log is not None and self.client is not None
+        assert self.log is not None and self.client is not None and self.peer is not None
+        self._signed_at = self.peer.chain.length
         self.log.move(move)
         if self.on_move is not None:
             self.on_move(move)

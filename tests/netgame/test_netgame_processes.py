@@ -1,0 +1,199 @@
+"""Separate OS processes: `selfplay --processes`, the commands' one-line errors, and a seat process and the host
+process killed (SIGKILL) mid-game and resumed with `--resume`."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import trio
+
+from p2pdurak.crypto.group import SeededRng
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.net.client import Client
+from p2pdurak.net.links import parse_invite
+from p2pdurak.netgame.players import bot_player
+from p2pdurak.netgame.seat import SeatRunner
+from p2pdurak.peer.verify import verify_transcript_bytes
+from p2pdurak.rules import Options
+from tests.netgame.netgame_harness import TEST_CONFIG, HookListener, Table, open_table
+
+PY = [sys.executable, "-m", "p2pdurak"]
+ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+
+def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*PY, *args], capture_output=True, text=True, timeout=timeout, env=ENV, check=False)
+
+
+def test_netgame_selfplay_processes_json(tmp_path: Path) -> None:
+    out = tmp_path / "game.dlog"
+    done = cli("selfplay", "--players", "3", "--deck", "24", "--transfer", "--seed", "4", "--processes",
+               "--no-shuffle-proofs", "--out", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["processes"] is True and summary["valid"] is True and summary["errors"] == []
+    assert set(summary) >= {"result", "entries", "wall_s", "transcript"}
+    assert set(summary["result"]) >= {"durak", "draw", "pogony"}
+    report = verify_transcript_bytes(out.read_bytes())
+    assert report.valid and report.entries == summary["entries"]
+    assert summary["result"]["durak"] == (report.result.durak if report.result else None)
+    checked = cli("verify", str(out))
+    assert checked.returncode == 0 and "valid transcript" in checked.stdout
+
+
+def test_netgame_selfplay_in_process_with_proofs(tmp_path: Path) -> None:
+    out = tmp_path / "game.dlog"
+    done = cli("selfplay", "--players", "2", "--deck", "24", "--seed", "9", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "result:" in done.stdout and str(out) in done.stdout
+    assert verify_transcript_bytes(out.read_bytes()).valid
+
+
+def one_line_error(done: subprocess.CompletedProcess[str], reason: str) -> None:
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("p2pdurak: ") and reason in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_netgame_user_mistakes_are_one_line(tmp_path: Path) -> None:
+    one_line_error(cli("join", "durak://nowhere", "--bot", "easy", "--profile", str(tmp_path / "a")), "bad-invite")
+    unreachable = cli("join", f"127.0.0.1:{free_port()}", "abcd-efgh-ijkl", "--bot", "easy", "--quiet",
+                      "--profile", str(tmp_path / "b"), "--give-up", "0.3")
+    one_line_error(unreachable, "host-unreachable")
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        taken = cli("host", "--bot", "easy", "--bind", "127.0.0.1", "--port", str(port), "--profile",
+                    str(tmp_path / "c"), "--no-lobby-input")
+    one_line_error(taken, "cannot-listen")
+    one_line_error(cli("join", "--resume", "--bot", "easy", "--profile", str(tmp_path / "d")), "nothing-to-resume")
+
+
+def free_port() -> int:
+    """A port with nothing listening on it (bound, then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    return port
+
+
+async def read_until(proc: trio.Process, marker: str, seen: list[str]) -> str:
+    """Lines of the process's stdout until one contains `marker`; that line."""
+    assert proc.stdout is not None
+    buffer = b""
+    with trio.fail_after(20):
+        while True:
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                text = line.decode()
+                seen.append(text)
+                if marker in text:
+                    return text
+            chunk = await proc.stdout.receive_some(4096)
+            if not chunk:
+                raise AssertionError(f"no {marker!r} in {seen}")
+            buffer += chunk
+
+
+async def drain(proc: trio.Process, seen: list[str]) -> None:
+    assert proc.stdout is not None
+    while chunk := await proc.stdout.receive_some(4096):
+        seen.extend(chunk.decode().splitlines())
+
+
+async def test_netgame_seat_process_killed_and_resumed(tmp_path: Path) -> None:
+    table: Table = await open_table(tmp_path / "host", Options(deck=24, players=2), seed=31)
+    profile = tmp_path / "joiner"
+    join = [*PY, "join", table.invite.link(), "--bot", "random", "--seed", "8", "--profile", str(profile)]
+    paused = trio.Event()
+
+    def hook(seat: int, index: int) -> None:
+        if seat == 0 and index == 24 and not paused.is_set():
+            table.runners[0].paused = True  # the game waits on the host seat while the joiner's process dies
+            paused.set()
+
+    table.hook = hook
+    output: list[str] = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(table.side.server.serve, table.side.listeners)
+            nursery.start_soon(table.side.app.arm_when_started)
+            nursery.start_soon(table.run_seat, 0, table.clients[0])
+            first = await trio.lowlevel.open_process(join, stdout=subprocess.DEVNULL, env=ENV)
+            await paused.wait()
+            await trio.sleep(0.3)
+            first.send_signal(signal.SIGKILL)
+            await first.wait()
+            again = await trio.lowlevel.open_process([*PY, "join", "--resume", "--bot", "random", "--profile",
+                                                      str(profile)], stdout=subprocess.PIPE, env=ENV)
+            await read_until(again, "connected", output)
+            table.runners[0].paused = False
+            table.runners[0].step()
+            await drain(again, output)
+            assert await again.wait() == 0, output
+    report = table.report()
+    assert report.valid and report.how == "result", report
+    assert any("result:" in line for line in output)
+    files = list(profile.glob("games/*/transcript.dlog"))
+    assert len(files) == 1 and files[0].read_bytes() == table.runners[0].transcript()
+
+
+async def test_netgame_host_process_killed_and_resumed(tmp_path: Path) -> None:
+    host_profile = tmp_path / "host"
+    out = tmp_path / "host-out.dlog"
+    base = [*PY, "host", "--profile", str(host_profile), "--bot", "random", "--out", str(out), "--no-lobby-input"]
+    first = await trio.lowlevel.open_process(
+        [*base, "--seats", "2", "--deck", "24", "--seed", "6", "--bind", "127.0.0.1", "--no-shuffle-proofs"],
+        stdout=subprocess.PIPE, env=ENV,
+    )
+    output: list[str] = []
+    link = (await read_until(first, "invite link:", output)).split()[-1]
+    identity = Identity.generate(SeededRng(77))
+    paused = trio.Event()
+    runner = SeatRunner(identity, tmp_path / "joiner", player=bot_player("random", SeededRng(5)), rng=SeededRng(66),
+                        durable=False)
+
+    def hook(seat: int, index: int) -> None:
+        if index >= 20 and not paused.is_set():
+            runner.paused = True  # the game stalls on the joiner while the host's process dies
+            paused.set()
+
+    runner.listener = HookListener(1, hook)
+    client = Client(identity, "Joiner", parse_invite(link), runner, config=TEST_CONFIG)
+    runner.client = client
+    endings = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+
+            async def run_client() -> None:
+                endings.append(await client.run())
+
+            nursery.start_soon(run_client)
+            nursery.start_soon(drain, first, output)
+            await paused.wait()
+            await trio.sleep(0.3)
+            first.send_signal(signal.SIGKILL)
+            await first.wait()
+            connections = client.connections
+            again = await trio.lowlevel.open_process([*base, "--resume"], stdout=subprocess.PIPE, env=ENV)
+            await read_until(again, "resumed", output)
+            runner.paused = False
+            runner.step()
+            await drain(again, output)
+            assert await again.wait() == 0, output
+    assert client.connections > connections  # the joiner came back by itself
+    assert endings and endings[0].reason == "game-over"
+    report = verify_transcript_bytes(runner.transcript())
+    assert report.valid and report.how == "result", report
+    assert out.read_bytes() == runner.transcript()
