@@ -3,6 +3,7 @@ gets past the signature checks and reaches the chain, rules and deck checks behi
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,12 +15,13 @@ from p2pdurak.crypto.group import N, scalar_to_bytes
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
 from p2pdurak.fuzz.corpus import EntryParts
+from p2pdurak.fuzz.deck_mutate import field_mutation
 from p2pdurak.fuzz.mutate import mutated
 from p2pdurak.fuzz.valid import instances_of
 from p2pdurak.log import sign_move
 from p2pdurak.log.fixtures import forge_entry
-from p2pdurak.peer.messages import BODY_TYPES
-from p2pdurak.wire import REGISTRY, EncodeError, encode
+from p2pdurak.peer.messages import BODY_TYPES, DeckStep
+from p2pdurak.wire import REGISTRY, DecodeError, EncodeError, decode, decode_one_of, encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +44,15 @@ def _uint_near(draw: DrawFn, value: int, low: int = 0) -> int:
 
 
 @st.composite
-def game_body(draw: DrawFn, table: Table, author: int, size: int) -> bytes:
-    """A well-formed body of some type, its fields near the values a real game uses (positions of the deck,
-    real lock keys of the author or of another seat, small entry numbers), so the rules and deck checks run."""
-    mt = REGISTRY.type_of(draw(st.sampled_from(BODY_TYPES)))
+def game_body(draw: DrawFn, table: Table, author: int, size: int, like: bytes = b"") -> bytes:
+    """A well-formed body of some type (half the time the type of `like`, the genuine body), its fields near the
+    values a real game uses (deck positions, real lock keys of the author or another seat, small entry numbers),
+    so the rules and deck checks behind the decoder run."""
+    kinds: tuple[type, ...] = BODY_TYPES
+    if like and draw(st.booleans()):
+        with contextlib.suppress(DecodeError):
+            kinds = (type(decode_one_of(like, BODY_TYPES)),)
+    mt = REGISTRY.type_of(draw(st.sampled_from(kinds)))
     body = draw(instances_of(mt))
     changes: dict[str, object] = {}
     for field in dataclasses.fields(body):
@@ -59,6 +66,21 @@ def game_body(draw: DrawFn, table: Table, author: int, size: int) -> bytes:
         elif field.name in ("seq", "attack_index", "waited_entries", "accused") and value is not None:
             changes[field.name] = draw(st.integers(0, min(len(table.hashes) + 2, 255)))
     return encode(dataclasses.replace(body, **changes))
+
+
+@st.composite
+def deck_step_mutation(draw: DrawFn, table: Table, body: bytes, size: int) -> bytes:
+    """A DeckStep body whose deck message keeps its layout but carries a wrong point, key or order."""
+    try:
+        step = decode(body, DeckStep)
+    except DecodeError:
+        return body
+    pieces = tuple(k for keys in table.keys for k in keys[:4])
+    data = draw(field_mutation(step.data, size, pieces))
+    try:
+        return encode(DeckStep(data))
+    except EncodeError:
+        return body
 
 
 @st.composite
@@ -85,7 +107,8 @@ def forged_entry(
             body = draw(
                 st.sampled_from(tuple(donors) or (parts.body,))
                 | mutated((parts.body,), donors)
-                | game_body(table, author, size)
+                | game_body(table, author, size, parts.body)
+                | deck_step_mutation(table, parts.body, size)
             )
         signer = table.identities[draw(st.sampled_from((author, author, (author + 1) % len(table.identities))))]
         try:

@@ -13,18 +13,18 @@ from typing import TypeVar
 from p2pdurak.log import ChainFollower
 from p2pdurak.peer import Peer
 
-T = TypeVar("T", Peer, ChainFollower)
+T = TypeVar("T")
 
 _CONTAINERS = (list, dict, set, bytearray)
 
 
 def fork(obj: T) -> T:
-    """A copy of a Peer or ChainFollower that shares no mutable container with `obj`."""
+    """A copy of a Peer, ChainFollower or Sequencer that shares no mutable container with `obj`."""
     new = copy.copy(obj)
     for name, value in vars(obj).items():
         if type(value) in _CONTAINERS:
             setattr(new, name, copy.copy(value))
-        elif isinstance(value, ChainFollower):
+        elif isinstance(value, (ChainFollower, Peer)):
             setattr(new, name, fork(value))
     return new
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from p2pdurak.fuzz import targets_deck, targets_log, targets_peer, targets_wire
+from p2pdurak.fuzz import targets_deck, targets_host, targets_log, targets_peer, targets_wire
 from p2pdurak.fuzz.target import Target
 
 TARGETS: dict[str, Target] = {
@@ -17,6 +17,7 @@ TARGETS: dict[str, Target] = {
         targets_deck.RECEIVE,
         targets_peer.RECEIVE,
         targets_peer.VALIDATE,
+        targets_host.SUBMIT,
         targets_peer.TRANSCRIPT,
     )
 }

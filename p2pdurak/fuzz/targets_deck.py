@@ -10,11 +10,12 @@ from hypothesis import strategies as st
 from hypothesis.strategies import DrawFn
 
 from p2pdurak.crypto import deck, deck_messages
-from p2pdurak.crypto.deck_messages import AUDIT, LOCK, POINT_SIZE, REVEAL, SCALAR_SIZE, SHUFFLE, AuditMsg, RevealMsg
+from p2pdurak.crypto.deck_messages import POINT_SIZE, SHUFFLE, AuditMsg, RevealMsg
 from p2pdurak.crypto.group import N, base_mul, scalar_to_bytes
 from p2pdurak.crypto.shuffle_proof import ShuffleProof
 from p2pdurak.errors import PeerFault
 from p2pdurak.fuzz.corpus import DeckCorpus, deck_corpus
+from p2pdurak.fuzz.deck_mutate import field_mutation
 from p2pdurak.fuzz.mutate import mutated
 from p2pdurak.fuzz.target import Target, fail, show, unexpected
 
@@ -42,54 +43,6 @@ def _pieces(corpus: DeckCorpus) -> tuple[bytes, ...]:
     points = tuple(first[1 + i * POINT_SIZE : 1 + (i + 1) * POINT_SIZE] for i in range(4))
     scalars = (scalar_to_bytes(1), (N - 1).to_bytes(32, "big"), N.to_bytes(32, "big"), bytes(32), b"\xff" * 32)
     return points + scalars + (bytes(33), b"\x02" + bytes(32), b"\x04" + first[2:34])
-
-
-def slots(body: bytes, size: int) -> list[tuple[int, int]]:
-    """(offset, length) of every point, scalar and position field of a well-formed deck message (SPEC.md 4.3)."""
-    kind = body[0]
-    if kind == SHUFFLE:
-        out = [(1 + i * POINT_SIZE, POINT_SIZE) for i in range(size + 1)]
-        proof = 1 + POINT_SIZE * (size + 1)
-        out += [(proof + i * POINT_SIZE, POINT_SIZE) for i in range(2 * size)]
-        scalars = proof + 2 * size * POINT_SIZE
-        return out + [(scalars + i * SCALAR_SIZE, SCALAR_SIZE) for i in range((len(body) - scalars) // SCALAR_SIZE)]
-    if kind == LOCK:
-        step = 2 * POINT_SIZE + 2 * SCALAR_SIZE
-        return [(1 + i * step + o, n) for i in range(size) for o, n in ((0, 33), (33, 33), (66, 32), (98, 32))]
-    start = 1 if kind == REVEAL else 1 + SCALAR_SIZE
-    out = [] if kind == REVEAL else [(1, SCALAR_SIZE)]
-    keys = (len(body) - start - 1) // (SCALAR_SIZE + 1)
-    return out + [(start + 1 + i * (SCALAR_SIZE + 1) + o, n) for i in range(keys) for o, n in ((0, 1), (1, 32))]
-
-
-@st.composite
-def field_mutation(draw: DrawFn, body: bytes, size: int, pieces: tuple[bytes, ...]) -> bytes:
-    """A deck message with one field replaced, two fields swapped, or a key entry dropped or repeated (with the
-    count byte kept true, so the message still parses and reaches the proof and key checks)."""
-    fields = slots(body, size)
-    op = draw(st.integers(0, 3))
-    off, n = draw(st.sampled_from(fields))
-    if op == 0:
-        same = [p for p in pieces if len(p) == n] + [body[o : o + m] for o, m in fields if m == n]
-        new = draw(st.sampled_from(same)) if n > 1 else bytes((draw(st.integers(0, 30)),))
-        return body[:off] + new + body[off + n :]
-    if op == 1:
-        off2, _ = draw(st.sampled_from([f for f in fields if f[1] == n]))
-        a, b = body[off : off + n], body[off2 : off2 + n]
-        out = bytearray(body)
-        out[off : off + n], out[off2 : off2 + n] = b, a
-        return bytes(out)
-    if body[0] in (REVEAL, AUDIT):
-        count_at = 1 if body[0] == REVEAL else 1 + SCALAR_SIZE
-        entries = [body[o : o + SCALAR_SIZE + 1] for o, m in fields if m == 1]
-        if entries:
-            i = draw(st.integers(0, len(entries) - 1))
-            if op == 2:
-                del entries[i]
-            else:
-                entries.insert(draw(st.integers(0, len(entries))), entries[i])
-            return body[:count_at] + bytes((len(entries) % 256,)) + b"".join(entries)
-    return body[:off] + bytes(n) + body[off + n :]
 
 
 @st.composite

@@ -21,10 +21,13 @@ EXAMPLES = {
     "deck-receive": 200,
     "peer-receive": 400,
     "peer-validate": 200,
+    "host-submit": 150,
     "verify-transcript": 60,
 }
 """Inputs per target in CI; `python -m p2pdurak.fuzz` runs as many as you like."""
 
+TAKEN = ("accepted", "appended", "decoded", "parsed", "applied", "valid", "held")
+REFUSED = ("rejected", "faulted", "refused", "invalid", "not-a-transcript", "unauthentic")
 MIN_REASONS = {"shuffle-proof": 1}
 """Distinct refusal reasons a target's inputs must reach (3 unless said here: a proof has one reason code)."""
 
@@ -56,9 +59,7 @@ def test_fuzz_target_holds_its_properties(name: str) -> None:
     outcomes = _run(TARGETS[name])
     assert sum(outcomes.values()) >= EXAMPLES[name] // 2
     # The inputs must reach both sides of the checks: some are taken, most are refused, for more than one reason.
-    taken = sum(n for label, n in outcomes.items() if label.split(":")[0] in ("accepted", "decoded", "parsed",
-                                                                           "applied", "valid", "held"))
-    refusals = {label for label in outcomes if label.split(":")[0] in ("rejected", "faulted", "refused", "invalid",
-                                                                      "not-a-transcript", "unauthentic")}
+    taken = sum(n for label, n in outcomes.items() if label.split(":")[0] in TAKEN)
+    refusals = {label for label in outcomes if label.split(":")[0] in REFUSED}
     assert taken > 0, outcomes
     assert len(refusals) >= MIN_REASONS.get(name, 3), outcomes
