@@ -18,7 +18,7 @@ from p2pdurak.fuzz.corpus import GAME_OPTIONS, GAME_SEEDS, entry_parts, game
 from p2pdurak.fuzz.fork import fork, replayed
 from p2pdurak.fuzz.mutate import mutated
 from p2pdurak.fuzz.target import Target, fail, show, unexpected
-from p2pdurak.log import authenticate_move, encode_transcript, read_transcript, sha256
+from p2pdurak.log import authenticate_move, encode_transcript, sha256
 from p2pdurak.log.dlog import KIND_ENTRY, parse_records
 from p2pdurak.peer import Faulted, Peer
 from p2pdurak.peer.verify import verify_transcript_bytes
@@ -235,27 +235,6 @@ def transcript_cases(draw: DrawFn) -> Case:
     return Case(g, OBSERVER, i, MUTATED, original[: draw(st.integers(0, len(original) - 1))])
 
 
-KNOWN_REPEAT_BUG = "known-bug:repeated-entry-valid"
-"""verify_transcript_bytes reports a transcript that repeats an earlier entry verbatim as valid, where SPEC.md
-R-LOG-23 says duplicate-entry (Peer.receive ignores a repeat, as it must on the wire, and verify.py does not check).
-tests/fuzz/test_fuzz_known_bugs.py holds the strict xfail; drop this exemption when that test starts passing."""
-
-
-def only_repeats(data: bytes, original: bytes) -> bool:
-    """`data` is the original transcript with some entries repeated verbatim later on."""
-    try:
-        changed, genuine = read_transcript(data), read_transcript(original)
-    except LocalError:
-        return False
-    seen: set[bytes] = set()
-    firsts = []
-    for entry in changed.entries:
-        if entry not in seen:
-            seen.add(entry)
-            firsts.append(entry)
-    return changed.genesis == genuine.genesis and tuple(firsts) == genuine.entries
-
-
 def check_transcript(case: Case) -> str:
     original = game(GAME_SEEDS[case.game]).transcript()
     try:
@@ -267,8 +246,6 @@ def check_transcript(case: Case) -> str:
     if report.valid:
         if case.data == original:
             return "valid"
-        if only_repeats(case.data, original):
-            return KNOWN_REPEAT_BUG
         raise fail("verify_transcript_bytes reports a changed transcript as valid")
     if case.data == original:
         raise fail(f"the genuine transcript is reported invalid: {report.reason}")

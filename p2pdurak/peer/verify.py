@@ -79,9 +79,13 @@ def verify_transcript_bytes(data: bytes) -> VerifyReport:
         if observer.over:
             return VerifyReport(False, "after-end", index, genesis.host, "an entry after the end of the game", total,
                                 names=names)
+        length = observer.chain.length
         for event in observer.receive(entry):
             if isinstance(event, Verdict):
                 verdicts.append(event)
+        if observer.faulted is None and observer.chain.length == length:
+            return VerifyReport(False, "duplicate-entry", index, genesis.host, "an entry repeats an earlier one",
+                                total, verdicts=tuple(verdicts), names=names)
         if observer.faulted is not None:
             f = observer.faulted
             return VerifyReport(False, f.reason, f.entry, f.seat, f.message, total, verdicts=tuple(verdicts),
