@@ -60,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
     data = runner.transcript()
     game_id = runner.peer.genesis.data.game_id.hex() if runner.peer is not None else "unknown"
     path = write_transcript(data, args.out, profile / "games" / game_id / "transcript.dlog")
+    if args.quiet and not args.json:  # (self-play seats) the host reports the result; skip the replay here
+        print(f"{ending.reason}; transcript: {path}")
+        return 0
     line, report = result_line(data)
     if args.json:
         print(json.dumps({"ending": ending.reason, "transcript": str(path), "report": report}))

@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         "valid": report["valid"],
         "entries": outcome.entries,
         "wall_s": outcome.wall_s,
+        "game_s": outcome.game_s,
         "transcript": str(path),
         "processes": bool(args.processes),
         "errors": outcome.errors,

@@ -158,4 +158,7 @@ async def _measure_transport() -> dict[str, float | int]:
 def run() -> dict[str, float | int]:
     figures = trio.run(_measure_transport)
     figures.update(trio.run(_measure))
+    from p2pdurak.bench import net_game  # whole games over TCP (the netgame layer)
+
+    figures.update(net_game.run())
     return figures

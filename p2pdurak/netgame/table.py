@@ -61,7 +61,8 @@ class TableOutcome:
     entries: int
     result: GameResult | None
     how: str | None  # "result" or "abort"
-    wall_s: float
+    wall_s: float  # from opening the host to every seat's end
+    game_s: float  # from the signed genesis (every seat connected and signed) to the host seat's end
     endings: list[Ending] = field(default_factory=list)
     silent: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -156,7 +157,22 @@ async def resume_host(
     return HostSide(server, app, runner, client, listeners)
 
 
-def outcome_of(side: HostSide, started: float, endings: list[Ending]) -> TableOutcome:
+class GameClock:
+    """When the session began (the genesis was sealed) and when the host seat's game ended."""
+
+    def __init__(self) -> None:
+        self.session = 0.0
+        self.over = 0.0
+
+    async def watch(self, side: HostSide) -> None:
+        await side.server.started.wait()
+        self.session = time.perf_counter()
+
+    def game_s(self) -> float:
+        return round(max(0.0, self.over - self.session), 4) if self.session else 0.0
+
+
+def outcome_of(side: HostSide, started: float, endings: list[Ending], clock: GameClock) -> TableOutcome:
     runner = side.runner
     peer = runner.peer
     if peer is None or runner.genesis_bytes is None:
@@ -167,7 +183,7 @@ def outcome_of(side: HostSide, started: float, endings: list[Ending]) -> TableOu
         errors.append(f"faulted: {peer.faulted.reason} at entry {peer.faulted.entry}")
     return TableOutcome(
         runner.transcript(), len(runner.entries), peer.result, ending.kind if ending is not None else None,
-        round(time.perf_counter() - started, 4), endings, list(side.app.silent), errors,
+        round(time.perf_counter() - started, 4), clock.game_s(), endings, list(side.app.silent), errors,
     )
 
 
@@ -192,14 +208,18 @@ async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
         runners.append(runner)
         clients.append(client)
     endings: list[Ending] = []
+    clock = GameClock()
 
     async def run_client(client: Client) -> None:
         endings.append(await client.run())
+        if client is side.client:
+            clock.over = time.perf_counter()
 
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(side.server.serve, side.listeners)
             nursery.start_soon(side.app.arm_when_started)
+            nursery.start_soon(clock.watch, side)
             for client in clients:  # one after the other, so that seat numbers follow the list
                 nursery.start_soon(run_client, client)
                 while client.seat is None:
@@ -207,7 +227,7 @@ async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
     finally:
         for r in runners:
             r.close()
-    return outcome_of(side, started, endings)
+    return outcome_of(side, started, endings, clock)
 
 
 async def play_with_processes(spec: TableSpec, profile: Path, *, python: str = sys.executable) -> TableOutcome:
@@ -234,13 +254,17 @@ async def play_with_processes(spec: TableSpec, profile: Path, *, python: str = s
         if result.returncode != 0:
             failures.append(f"seat {seat}: exit {result.returncode}: {result.stderr.decode(errors='replace')[-400:]}")
 
+    clock = GameClock()
+
     async def run_host_client() -> None:
         endings.append(await side.client.run())
+        clock.over = time.perf_counter()
 
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(side.server.serve, side.listeners)
             nursery.start_soon(side.app.arm_when_started)
+            nursery.start_soon(clock.watch, side)
             nursery.start_soon(run_host_client)
             while side.client.seat is None:
                 await trio.sleep(0.002)
@@ -248,7 +272,7 @@ async def play_with_processes(spec: TableSpec, profile: Path, *, python: str = s
                 nursery.start_soon(run_seat, seat)
     finally:
         side.runner.close()
-    outcome = outcome_of(side, started, endings)
+    outcome = outcome_of(side, started, endings, clock)
     outcome.errors.extend(failures)
     return outcome
 
