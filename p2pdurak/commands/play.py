@@ -41,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="FILE", help="save the transcript here (default: the profile's games/)")
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--games", type=int, default=0, metavar="N", help="stop after N games (default: ask)")
+    parser.add_argument(
+        "--no-auto-pass", action="store_true", help="never pass for me, even when passing is all I can do"
+    )
 
 
 def options_from(args: argparse.Namespace) -> Options:
@@ -143,9 +146,25 @@ def run(args: argparse.Namespace) -> int:
     saver = transcript_saver(args)
     terminal = ConsoleTerminal()
     try:
-        trio.run(functools.partial(play_match, factory, terminal, saver, games=args.games))
-    except KeyboardInterrupt:
+        trio.run(
+            functools.partial(play_match, factory, terminal, saver, games=args.games, auto_pass=not args.no_auto_pass)
+        )
+    except (KeyboardInterrupt, BaseExceptionGroup) as exc:
+        if isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is None:
+            raise _first_error(exc) from exc
         print()
         print(i18n.gettext(S.QUIT_LEFT))
         return 130
     return 0
+
+
+def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """trio's nurseries wrap errors in groups; a game error (DurakError) is reported as itself."""
+    from p2pdurak.errors import DurakError
+
+    found: BaseException | None = group.subgroup(DurakError)
+    if found is None:
+        return group
+    while isinstance(found, BaseExceptionGroup):
+        found = found.exceptions[0]
+    return found

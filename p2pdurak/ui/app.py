@@ -21,7 +21,7 @@ from p2pdurak.errors import DurakError
 from p2pdurak.i18n import _, format_plural
 from p2pdurak.peer import Faulted, GameEnded, Refused
 from p2pdurak.peer import game as peer_game
-from p2pdurak.rules import Action
+from p2pdurak.rules import Action, Pass
 from p2pdurak.ui import session as sess
 from p2pdurak.ui.keys import offers, parse
 from p2pdurak.ui.screen import HEIGHT, Model, acting_seats, game_screen, help_screen
@@ -88,11 +88,14 @@ class GameApp:
         game_number: int = 1,
         save: Saver | None = None,
         offer_next_game: bool = True,
+        auto_pass: bool = True,
     ) -> None:
         self.session = session
         self.terminal = terminal
         self.save = save
         self.offer_next_game = offer_next_game
+        self.auto_pass = auto_pass
+        self._auto_passed_at = -1
         self.names = Names(session.seats, session.seat)
         self.model = Model(self.names, session.seat, score=score if score is not None else {}, game_number=game_number)
         self.net_progress: str | None = None
@@ -142,6 +145,7 @@ class GameApp:
                 self._apply(change)
             self._refresh()
             self._changed()
+            await self._maybe_auto_pass()
         self._finish()
         self._changed()
 
@@ -267,6 +271,18 @@ class GameApp:
         elif parsed.action is not None:
             await self._act(parsed.action)
 
+    async def _maybe_auto_pass(self) -> None:
+        """Outside the cheating variant, pass for the player when passing is all they can do: a pass costs nothing
+        (any new card cancels it) and the others would wait for it."""
+        view = self.model.view
+        offered = self.model.offers
+        if not self.auto_pass or view is None or view.options.cheating or self.closed is not None:
+            return
+        if len(offered) != 1 or not isinstance(offered[0].action, Pass) or self._auto_passed_at == view.table_version:
+            return
+        self._auto_passed_at = view.table_version
+        await self._act(offered[0].action)
+
     async def _act(self, action: Action) -> None:
         view = self.session.peer.rules
         try:
@@ -317,7 +333,9 @@ SessionFactory = Callable[[int, int | None], AbstractAsyncContextManager[SeatSes
 """(game number, previous game's durak) -> a running session for that game."""
 
 
-async def play_match(factory: SessionFactory, terminal: Terminal, save: Saver | None, *, games: int = 0) -> int:
+async def play_match(
+    factory: SessionFactory, terminal: Terminal, save: Saver | None, *, games: int = 0, auto_pass: bool = True
+) -> int:
     """Games until the player quits (or `games` games, if not 0). Returns the number of games finished."""
     score: dict[int, int] = {}
     previous: int | None = None
@@ -326,7 +344,10 @@ async def play_match(factory: SessionFactory, terminal: Terminal, save: Saver | 
     while True:
         last = games > 0 and number >= games
         async with factory(number, previous) as session:
-            app = GameApp(session, terminal, score=score, game_number=number, save=save, offer_next_game=not last)
+            app = GameApp(
+                session, terminal, score=score, game_number=number, save=save, offer_next_game=not last,
+                auto_pass=auto_pass,
+            )
             outcome = await app.run()
         finished += outcome.ended
         if outcome.quit or last or not outcome.ended:

@@ -171,14 +171,17 @@ def trump_lines(v: State) -> list[Text]:
     atoms = [trump, Text(_(S.LABEL_TRUMP_SUIT).format(suit=suit_name(v.trump_suit)))]
     stock = v.stock_size()
     atoms.append(Text(format_plural(S.LABEL_STOCK, stock) if stock else _(S.LABEL_STOCK_EMPTY)))
-    atoms.append(Text(format_plural(S.LABEL_DISCARDS, v.discard.bit_count())))
     return wrap(atoms)
 
 
 def score_lines(m: Model) -> list[Text]:
-    label = Text(_(S.LABEL_SCORE) + ":", style=STYLE_LABEL)
-    atoms = [Text(f"{m.names.plain(seat)} {m.score.get(seat, 0)}") for seat in range(len(m.names.seats))]
-    return wrap(atoms, lead=label)
+    """The discard pile and the match score (times durak per player)."""
+    atoms = [Text(format_plural(S.LABEL_DISCARDS, m.view.discard.bit_count()))] if m.view is not None else []
+    for seat in range(len(m.names.seats)):
+        atom = Text(_(S.LABEL_SCORE) + ": ", style=STYLE_LABEL) if seat == 0 else Text()
+        atom.append(f"{m.names.plain(seat)} {m.score.get(seat, 0)}")
+        atoms.append(atom)
+    return wrap(atoms)
 
 
 def player_lines(m: Model) -> list[Text]:

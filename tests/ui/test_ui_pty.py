@@ -9,32 +9,10 @@ from pathlib import Path
 import pytest
 
 from p2pdurak.peer.verify import verify_transcript_bytes
+from tests.ui.ui_fakes import choose
 from tests.ui.ui_pty import PtyProcess, play_argv
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pty")
-
-MOVES = re.compile(r"You can:(.*?)\? Help", re.S)
-
-
-def choose(screen: str) -> str:
-    """A simple player reading the offered moves: beat or play the first card offered, else take or pass."""
-    found = MOVES.search(screen)
-    assert found, screen
-    moves = " ".join(found.group(1).split())
-    beat = re.search(r"Beat \S+: b (\d+) N, N = (\d+)", moves) or re.search(r"Beat \S+: b (\d+) (\d+)", moves)
-    if beat:
-        return f"b {beat.group(1)} {beat.group(2)}"
-    play = re.search(r"Play: (\d+)", moves)
-    if play:
-        return play.group(1)
-    if "Take (Beru): t" in moves:
-        return "t"
-    if re.search(r"(Done \(Bito\)|Pass): d", moves):
-        return "d"
-    throw = re.search(r"Throw in: (\d+)", moves)
-    assert throw, moves
-    return throw.group(1)
-
 
 def env_for(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
@@ -87,3 +65,18 @@ def test_ui_pty_whole_game(tmp_path: Path) -> None:
     assert moves > 3
     report = verify_transcript_bytes(out.read_bytes())
     assert report.valid and report.result is not None
+
+
+def test_ui_pty_ctrl_c_ends_cleanly(tmp_path: Path) -> None:
+    argv = play_argv("--players", "3", "--bot-delay", "5", "--seed", "3", "--lang", "ru", "--name", "Tess")
+    term = PtyProcess(argv, env_for(tmp_path), tmp_path)
+    try:
+        term.read_until(r"Твои карты", timeout=60)
+        term.interrupt()
+        code = term.wait()
+        text = term.screen()
+    finally:
+        term.close()
+    assert code == 130
+    assert "Ты вышел из партии." in text
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text

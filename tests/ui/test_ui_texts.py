@@ -1,0 +1,71 @@
+"""Sentences: every refusal reason the rules and the peer give has its own message; results from our seat."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from p2pdurak import i18n
+from p2pdurak import i18n_strings as S
+from p2pdurak.rules import Beat, GameResult, Options, Play, Transfer, view_of
+from p2pdurak.rules.state import DECLARING
+from p2pdurak.ui.session import SeatInfo
+from p2pdurak.ui.texts import Names, refusal_text, result_lines
+from tests.ui.test_ui_keys import states
+
+NAMES = Names([SeatInfo("Tess"), SeatInfo("Anya", "easy"), SeatInfo("Boris", "hard"), SeatInfo("Vera")], 0)
+
+# Every reason code the rules engine and the peer raise for a move a player can type.
+REASONS = [
+    "already-passed", "already-cleared", "already-taken", "bout-not-open", "nothing-to-take", "not-defender",
+    "transfer-after-beat", "transfer-disabled", "show-disabled", "already-shown", "cheating-disabled", "own-card",
+    "not-on-table", "stale-action", "move-pending", "game-over", "seat-out", "declarations-pending",
+    "does-not-beat", "already-beaten", "rank-not-on-table", "wrong-rank", "attack-limit", "defender-hand-limit",
+    "not-your-turn", "not-attacker", "not-a-trump",
+]  # fmt: skip
+
+
+@pytest.fixture(params=["en", "de", "nl", "sv", "ru"])
+def lang(request: pytest.FixtureRequest) -> Iterator[str]:
+    i18n.install(request.param)
+    yield request.param
+    i18n.install("en")
+
+
+def test_ui_texts_every_reason_has_a_message(lang: str) -> None:
+    st = next(s for s in states(Options(players=4, transfer=True), seed=9) if s.phase != DECLARING and s.attacks)
+    view = view_of(st, st.defender)
+    d = st.defender
+    card = st.attacks[0]
+    generic = i18n.gettext(S.REFUSED)
+    for reason in REASONS:
+        action = Beat(d, 0, card) if reason in ("does-not-beat", "already-beaten") else Play(d, card)
+        text = refusal_text(reason, action, view, NAMES)
+        assert text and text != generic.format(reason=reason), reason
+        assert "{" not in text, (reason, text)
+    assert refusal_text("no-such-code", None, view, NAMES) == generic.format(reason="no-such-code")
+    transfer = refusal_text("defender-hand-limit", Transfer(d, card), view, NAMES)
+    assert transfer == i18n.gettext(S.REFUSED_TRANSFER_TOO_BIG)
+
+
+def test_ui_texts_results(lang: str) -> None:
+    _ = i18n.gettext
+    assert result_lines(GameResult(0, None, False, 0, ()), None, 0, NAMES) == [_(S.RESULT_YOU_ARE_DURAK)]
+    other = result_lines(GameResult(2, None, False, 0, ()), None, 0, NAMES)
+    assert other == [_(S.RESULT_PLAYER_IS_DURAK).format(player="Boris"), _(S.RESULT_YOU_ARE_OUT)]
+    assert result_lines(GameResult(None, None, True, 0, ()), None, 0, NAMES) == [_(S.RESULT_DRAW)]
+    pogony = result_lines(GameResult(0, None, False, 3, ()), None, 0, NAMES)
+    assert pogony[1] == i18n.format_plural(S.RESULT_YOU_POGONY, 3)
+    assert result_lines(GameResult(None, (0, 2), False, 0, ()), None, 0, NAMES) == [_(S.RESULT_YOUR_TEAM_LOST)]
+    safe = result_lines(GameResult(None, (1, 3), False, 0, ()), None, 0, NAMES)
+    assert safe == [_(S.RESULT_TEAM_LOST).format(players="Anya, Vera"), _(S.RESULT_YOUR_TEAM_SAFE)]
+    forfeit = result_lines(GameResult(1, None, False, 0, (), 1, "false-declaration"), None, 0, NAMES)
+    assert forfeit[0] == _(S.RESULT_FAULT).format(player="Anya", reason="false-declaration")
+
+
+def test_ui_texts_names() -> None:
+    i18n.install("en")
+    assert NAMES(0) == "Tess (you)" and NAMES(1) == "Anya" and NAMES.plain(0) == "Tess"
+    assert NAMES.label(1) == "Anya (computer, easy)" and NAMES.label(3) == "Vera"
+    assert NAMES(9) == "?"
