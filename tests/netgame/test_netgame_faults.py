@@ -204,3 +204,21 @@ async def test_netgame_killed_after_signing_resends_the_same_move(tmp_path: Path
     assert counters == sorted(set(counters))
     report = table.report()
     assert report.valid and report.how == "result", report
+
+
+async def test_netgame_silent_in_the_audit_ends_incomplete(tmp_path: Path) -> None:
+    """An abort cannot end an audit: the host closes the session and the transcript names the seat owing it."""
+    table = await open_table(tmp_path, Options(deck=24, players=3), seed=9, move_timeout=0.4)
+
+    def setup(nursery: trio.Nursery, t: Table) -> None:
+        def hook(seat: int, index: int) -> None:
+            if seat == 1 and phase_point("audit", t, 1):
+                t.runners[1].paused = True
+
+        t.hook = hook
+
+    await play(table, setup)
+    report = table.report()
+    assert not report.valid and report.reason == "incomplete" and report.seat == 1, report
+    assert all(e.kind == "bye" and e.reason == "silent-seat" for e in table.endings.values())
+    assert table.side.app.silent == [1]
