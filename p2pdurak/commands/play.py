@@ -146,9 +146,12 @@ def run(args: argparse.Namespace) -> int:
     saver = transcript_saver(args)
     terminal = ConsoleTerminal()
     try:
-        trio.run(
-            functools.partial(play_match, factory, terminal, saver, games=args.games, auto_pass=not args.no_auto_pass)
-        )
+        with terminal.keyboard():
+            trio.run(
+                functools.partial(
+                    play_match, factory, terminal, saver, games=args.games, auto_pass=not args.no_auto_pass
+                )
+            )
     except (KeyboardInterrupt, BaseExceptionGroup) as exc:
         if isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is None:
             raise _first_error(exc) from exc

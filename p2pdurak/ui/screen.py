@@ -166,7 +166,7 @@ def header_lines(m: Model) -> list[Text]:
 
 
 def trump_lines(v: State) -> list[Text]:
-    trump = Text(_(S.LABEL_TRUMP).format(card=""), style=STYLE_LABEL)
+    trump = Text().append(_(S.LABEL_TRUMP).format(card=""), style=STYLE_LABEL)
     trump.append_text(card_span(v.trump, v))
     atoms = [trump, Text(_(S.LABEL_TRUMP_SUIT).format(suit=suit_name(v.trump_suit)))]
     stock = v.stock_size()
@@ -178,7 +178,7 @@ def score_lines(m: Model) -> list[Text]:
     """The discard pile and the match score (times durak per player)."""
     atoms = [Text(format_plural(S.LABEL_DISCARDS, m.view.discard.bit_count()))] if m.view is not None else []
     for seat in range(len(m.names.seats)):
-        atom = Text(_(S.LABEL_SCORE) + ": ", style=STYLE_LABEL) if seat == 0 else Text()
+        atom = Text().append(_(S.LABEL_SCORE) + ": ", style=STYLE_LABEL) if seat == 0 else Text()
         atom.append(f"{m.names.plain(seat)} {m.score.get(seat, 0)}")
         atoms.append(atom)
     return wrap(atoms)
@@ -194,7 +194,7 @@ def player_lines(m: Model) -> list[Text]:
     size_width = max(cell_len(x) for x in sizes)
     for s in range(v.n):
         turn = s in m.acting
-        row = Text("▶ " if turn else "  ", style=STYLE_KEY)
+        row = Text().append("▶ " if turn else "  ", style=STYLE_KEY)
         name = labels[s]
         if cell_len(name) > name_width:
             name = name[: name_width - 1] + "…"
@@ -207,7 +207,7 @@ def player_lines(m: Model) -> list[Text]:
 
 
 def table_lines(v: State) -> list[Text]:
-    head = Text(_(S.LABEL_TABLE), style=STYLE_LABEL)
+    head = Text().append(_(S.LABEL_TABLE), style=STYLE_LABEL)
     if not v.attacks:
         head.append("  " + _(S.LABEL_TABLE_EMPTY))
         return [head]
@@ -216,7 +216,7 @@ def table_lines(v: State) -> list[Text]:
         head.append("  " + _(S.TERM_BERU) + "!", style=STYLE_NOTICE)
     atoms: list[Text] = []
     for i, (a, b) in enumerate(zip(v.attacks, v.beats, strict=True)):
-        atom = Text(f"{i + 1}:", style=STYLE_KEY)
+        atom = Text().append(f"{i + 1}:", style=STYLE_KEY)
         atom.append_text(card_span(a, v))
         atom.append("/")
         if b >= 0:
@@ -231,7 +231,7 @@ def hand_lines(m: Model) -> list[Text]:
     """Cards in one row, each card's key number under it; rows of at most 19 cards."""
     v = m.view
     assert v is not None
-    head = Text(_(S.LABEL_YOUR_HAND), style=STYLE_LABEL)
+    head = Text().append(_(S.LABEL_YOUR_HAND), style=STYLE_LABEL)
     my_roles = roles(v, m.me, m.me)
     if my_roles:
         head.append("  " + " · ".join(my_roles), style=STYLE_DIM)
@@ -330,7 +330,7 @@ def moves_lines(m: Model) -> list[Text]:
     if not atoms:
         return []
     label = Text(_(S.LABEL_YOUR_MOVES) + ":", style=STYLE_LABEL)
-    tail = Text("? ", style=STYLE_KEY)
+    tail = Text().append("? ", style=STYLE_KEY)
     tail.append(_(S.MOVE_HELP))
     tail.append("  q ", style=STYLE_KEY)
     tail.append(_(S.MOVE_QUIT))
@@ -398,7 +398,7 @@ def help_screen(v: State | None) -> list[Text]:
     rows += [("?", S.HELP_HELP), ("q", S.HELP_QUIT)]
     out = [Text(_(S.HELP_TITLE), style=STYLE_TITLE)]
     for keys, message in rows:
-        line = Text(f"  {keys:<10}", style=STYLE_KEY)
+        line = Text().append(f"  {keys:<10}", style=STYLE_KEY)
         line.append(_(message))  # type: ignore[arg-type]
         out.append(line)
     notes = [S.HELP_CARD_NUMBERS, S.HELP_LEGAL_ONLY]

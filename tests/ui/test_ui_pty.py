@@ -34,7 +34,9 @@ def test_ui_pty_whole_game(tmp_path: Path) -> None:
         assert len(screen.splitlines()) <= 24
         # nonsense and a refused move get a message, not a traceback
         term.mark()
-        term.send("zz")
+        term.send_keys("zx\x7f")  # typed keys are echoed by the client and kept across redraws
+        term.read_until(r"(^|\n)> z$", timeout=10)
+        term.send("z")
         screen = term.read_until(r"Unknown command: zz")
         term.mark()
         attacking = "Your attack" in screen

@@ -124,3 +124,29 @@ def test_ui_render_help_in_two_languages(lang: str) -> None:
     assert "b A N" in text and "c Ab" in text
     if lang == "ru":
         assert "Take" not in text
+
+
+def test_ui_render_colours_mark_trumps_and_keys_only() -> None:
+    """With colours, trumps and red suits are coloured and only the keys are green; NO_COLOR prints none."""
+    i18n.install("en")
+    view, seat = busiest(Options(players=3), seed=1)
+    lines = game_screen(model_for(view, seat))
+    hand_row = next(i for i, line in enumerate(lines) if line.plain.startswith("Your hand")) + 1
+    top, numbers = lines[hand_row], lines[hand_row + 1]
+    for card in hand_order(view, seat):
+        label = card_text(card)
+        start = top.plain.index(label)
+        styles = {str(span.style) for span in top.spans if span.start <= start < span.end}
+        if card % 4 == view.trump_suit:
+            assert styles == {"bold yellow"}
+        elif card % 4 in (1, 2):
+            assert styles == {"red"}
+        else:
+            assert styles == set()
+    assert {str(s.style) for s in numbers.spans} == {"bold green"}
+    me_row = next(line for line in lines if "Tess (you)" in line.plain and "cards" in line.plain)
+    name_at = me_row.plain.index("Tess")
+    assert all(str(s.style) != "bold green" for s in me_row.spans if s.start <= name_at < s.end)
+    out = io.StringIO()
+    Console(file=out, width=80, color_system="standard", force_terminal=True).print(top)
+    assert "\x1b[" in out.getvalue()

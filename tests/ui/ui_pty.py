@@ -79,6 +79,10 @@ class PtyProcess:
     def send(self, line: str) -> None:
         os.write(self.master, line.encode() + b"\r")
 
+    def send_keys(self, keys: str) -> None:
+        """Keys without Enter."""
+        os.write(self.master, keys.encode())
+
     def interrupt(self) -> None:
         os.killpg(self.proc.pid, signal.SIGINT)
 
