@@ -14,7 +14,7 @@ import trio
 
 from p2pdurak.crypto.group import Rng, SeededRng, system_rng
 from p2pdurak.crypto.identity import Identity
-from p2pdurak.errors import LocalError
+from p2pdurak.errors import DurakError, LocalError
 from p2pdurak.log import Sequencer, verify_genesis
 from p2pdurak.net.api import Ending, Observer, ignore_event
 from p2pdurak.net.client import Client
@@ -210,13 +210,20 @@ async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
     endings: list[Ending] = []
     clock = GameClock()
 
-    async def run_client(client: Client) -> None:
-        endings.append(await client.run())
-        if client is side.client:
-            clock.over = time.perf_counter()
+    failures: list[str] = []
 
     try:
         async with trio.open_nursery() as nursery:
+
+            async def run_client(client: Client) -> None:
+                try:
+                    endings.append(await client.run())
+                except DurakError as exc:  # a seat that cannot go on ends the table, with the reason
+                    failures.append(f"{client.name}: {exc}")
+                    nursery.cancel_scope.cancel()
+                if client is side.client:
+                    clock.over = time.perf_counter()
+
             nursery.start_soon(side.server.serve, side.listeners)
             nursery.start_soon(side.app.arm_when_started)
             nursery.start_soon(clock.watch, side)
@@ -227,6 +234,8 @@ async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
     finally:
         for r in runners:
             r.close()
+    if failures:
+        raise LocalError("seat-failed", "; ".join(failures))
     return outcome_of(side, started, endings, clock)
 
 
@@ -253,6 +262,7 @@ async def play_with_processes(spec: TableSpec, profile: Path, *, python: str = s
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
         if result.returncode != 0:
             failures.append(f"seat {seat}: exit {result.returncode}: {result.stderr.decode(errors='replace')[-400:]}")
+            cancel()  # the table cannot fill or finish without it
 
     clock = GameClock()
 
@@ -260,18 +270,26 @@ async def play_with_processes(spec: TableSpec, profile: Path, *, python: str = s
         endings.append(await side.client.run())
         clock.over = time.perf_counter()
 
+    scope = trio.CancelScope()
+
+    def cancel() -> None:
+        scope.cancel()
+
     try:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(side.server.serve, side.listeners)
-            nursery.start_soon(side.app.arm_when_started)
-            nursery.start_soon(clock.watch, side)
-            nursery.start_soon(run_host_client)
-            while side.client.seat is None:
-                await trio.sleep(0.002)
-            for seat in range(1, players):
-                nursery.start_soon(run_seat, seat)
+        with scope:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(side.server.serve, side.listeners)
+                nursery.start_soon(side.app.arm_when_started)
+                nursery.start_soon(clock.watch, side)
+                nursery.start_soon(run_host_client)
+                while side.client.seat is None:
+                    await trio.sleep(0.002)
+                for seat in range(1, players):
+                    nursery.start_soon(run_seat, seat)
     finally:
         side.runner.close()
+    if scope.cancelled_caught or not endings:
+        raise LocalError("seat-failed", "; ".join(failures) or "a seat process failed")
     outcome = outcome_of(side, started, endings, clock)
     outcome.errors.extend(failures)
     return outcome

@@ -197,3 +197,15 @@ async def test_netgame_host_process_killed_and_resumed(tmp_path: Path) -> None:
     report = verify_transcript_bytes(runner.transcript())
     assert report.valid and report.how == "result", report
     assert out.read_bytes() == runner.transcript()
+
+
+async def test_netgame_a_failing_seat_process_ends_the_table(tmp_path: Path) -> None:
+    import pytest
+
+    from p2pdurak.errors import LocalError
+    from p2pdurak.netgame.table import TableSpec, play_with_processes
+
+    spec = TableSpec(Options(deck=24, players=2), level="random", seed=1, shuffle_proofs=False)
+    with trio.fail_after(20), pytest.raises(LocalError) as caught:
+        await play_with_processes(spec, tmp_path, python="/bin/false")
+    assert caught.value.reason == "seat-failed" and "seat 1: exit 1" in caught.value.message
