@@ -44,6 +44,8 @@ FLAG_NOTES = {
     "HostFault": "the host appended an entry it had to reject: the host is at fault (R-PEER-12)",
     "AuthorFault": "two moves of one author with one counter: the author is at fault (R-LOG-18)",
     "Incomplete": "a transcript that stops while the game waits on a move (R-PEER-47)",
+    "FalseDeclaration": "a lowest-trump declaration contradicted by a card opened later: the declarer forfeits "
+    "(R-PEER-31) and the audit names it (R-PEER-39)",
 }
 
 
@@ -159,7 +161,58 @@ def tampered_cases(bases: dict[str, bytes]) -> list[Tampered]:
     out: list[Tampered] = []
     out += _file_edit_cases(bases["plain24"])
     out += _crafted_entry_cases(bases)
+    out.append(_false_declaration_case(bases))
     return out
+
+
+def _false_declaration_case(bases: dict[str, bytes]) -> Tampered:
+    """transfer24: seat 1 holds TD and KD (trumps: diamonds) and declares KD. Seat 0 opens with 9C, seat 1 beats
+    it with TD: the opening contradicts the declaration, seat 1 forfeits (R-PEER-31); the audit finds it again."""
+    from p2pdurak.cards import parse_card
+    from p2pdurak.peer.messages import BeatBody as Beat_
+    from p2pdurak.rules import Play as PlayAction
+
+    name = "transfer24"
+    scene = Scene.at(base_game(name), bases[name], _declaring)
+    t, f = scene.table, scene.forger
+    liar = t.peers[1]
+    counter = liar.counter
+
+    def liar_move(body: object) -> bytes:
+        nonlocal counter
+        counter += 1
+        return f.move(1, body, counter=counter)
+
+    def position(seat: int, card: str) -> int:
+        peer = t.peers[seat]
+        return next(p for p in range(6 * seat, 6 * seat + 6) if peer.card_at(p) == parse_card(card))
+
+    kd = position(1, "KD")
+    for make in (t.peers[0].protocol_move, lambda: liar_move(DeclareBody(kd, _key(scene, 1, kd))),
+                 t.peers[2].protocol_move):
+        move = make()
+        assert move is not None
+        t.submit(move)
+    t.submit(t.peers[0].act(PlayAction(0, parse_card("9C"))))
+    td = position(1, "TD")
+    t.submit(liar_move(Beat_(0, td, _key(scene, 1, td))))
+    sec = liar.secrets
+    assert sec is not None and t.peers[0].phase == game.AUDIT
+    for seat in (0, 2):
+        audit_move = t.peers[seat].protocol_move()
+        assert audit_move is not None
+        t.submit(audit_move)
+    t.submit(liar_move(DeckStep(deckp.make_audit(t.peers[0].snapshot.deck, sec).to_bytes())))
+    assert t.peers[0].over and not t.rejects
+    expected = invalid("false-declaration", len(t.entries) - 1, 1)
+    expected.update({
+        "how": "result",
+        "result": {"durak": 1, "losing_team": None, "draw": False, "pogony": 0, "forfeit": 1,
+                   "forfeit_reason": "false-declaration", "out_order": []},
+    })
+    return Tampered(name, "seat 1 declares KD while holding TD; TD, opened later by a beat, shows the lie: seat 1 "
+                    "forfeits at once and the audit names it", "R-PEER-31, R-PEER-39, R-PEER-48", "FalseDeclaration",
+                    _continued(bases[name], t, []), expected)
 
 
 def _play_entry(base: bytes, at_least: int) -> int:
