@@ -577,6 +577,47 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     add(scene, "a move after the end", "R-PEER-41", scene.forger.move(1, PassBody()), reject("game-over"))
 
     out += _cheating_cases(bases)
+    out += _transfer_cases(bases)
+    return out
+
+
+def _transfer_cases(bases: dict[str, bytes]) -> list[HostCase]:
+    """transfer24 (transfer, show_trump, first_bout_five): a legal transfer and a legal show, then a transfer
+    after a beat."""
+    from p2pdurak.rules import ShowTrump, Transfer
+
+    out: list[HostCase] = []
+    name = "transfer24"
+    base = base_game(name)
+
+    def defender_can(kind: type) -> Callable[[MemoryTable], bool]:
+        def pred(t: MemoryTable) -> bool:
+            r = t.peers[0].rules
+            return _in_play(t) and r is not None and bool(r.attacks) and any(
+                isinstance(a, kind) for a in t.peers[r.defender].legal_actions())
+
+        return pred
+
+    for kind, what in ((Transfer, "transfers the attack"), (ShowTrump, "shows a trump of the attack rank")):
+        scene = Scene.at(base, bases[name], defender_can(kind))
+        rules = scene.observer.rules
+        assert rules is not None
+        peer = scene.table.peers[rules.defender]
+        action = next(a for a in peer.legal_actions() if isinstance(a, kind))
+        out.append(HostCase(name, f"the defender {what}", "R-PEER-23, R-RULES-26, R-RULES-27", "Honest",
+                            scene.length, scene.forger.move(rules.defender, peer.body_for(action)), append()))
+
+    def beaten_once(t: MemoryTable) -> bool:
+        r = t.peers[0].rules
+        return _in_play(t) and r is not None and any(b >= 0 for b in r.beats) and -1 in r.beats and not r.taken
+
+    scene = Scene.at(base, bases[name], beaten_once)
+    rules = scene.observer.rules
+    assert rules is not None
+    held = _unopened_of(scene, rules.defender)
+    body = TransferBody(held[0], _key(scene, rules.defender, held[0]))
+    out.append(HostCase(name, "a transfer after the defender has beaten a card", "R-PEER-23, R-RULES-37", "Refused",
+                        scene.length, scene.forger.move(rules.defender, body), reject("transfer-after-beat")))
     return out
 
 
