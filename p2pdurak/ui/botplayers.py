@@ -1,31 +1,33 @@
-"""Computer players for the interface: `p2pdurak.bots` at the level asked for, or a random legal chooser."""
+"""Computer players for the interface: `p2pdurak.bots` at the level asked for, or a random legal chooser.
+
+A bot decides from a seat's view (an immutable State) and the legal actions, never from the peer object, so the
+decision can run in a worker thread while the interface keeps drawing.
+"""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from p2pdurak.crypto.group import Rng
-from p2pdurak.peer.harness import Chooser, random_chooser
+from p2pdurak.crypto.group import Rng, random_below
+from p2pdurak.rules import Action, State
 
 LEVELS = ("easy", "normal", "hard")
 
+BotChoice = Callable[[State, int, Sequence[Action]], Action | None]
+"""(seat's view, seat, legal actions) -> the action to take now, or None to wait for the others."""
 
-def bot_chooser(level: str, rng: Rng) -> Chooser:
-    """A chooser for one seat. Uses `p2pdurak.bots.make_bot(level, rng)` (or the level's module) when the bots
-    package provides it, else random legal play."""
+
+def random_choice(rng: Rng) -> BotChoice:
+    def choose(view: State, seat: int, legal: Sequence[Action]) -> Action | None:
+        return legal[random_below(rng, len(legal))] if legal else None
+
+    return choose
+
+
+def bot_choice(level: str, rng: Rng) -> BotChoice:
+    """`p2pdurak.bots.make_bot(level, rng)`; random legal play if the bots package is not there."""
     try:
-        bots = importlib.import_module("p2pdurak.bots")
-    except ImportError:
-        return random_chooser(rng)
-    make_bot: Callable[[str, Rng], object] | None = getattr(bots, "make_bot", None)
-    base = importlib.import_module("p2pdurak.bots.base")
-    if make_bot is not None:
-        chooser: Chooser = base.peer_chooser(make_bot(level, rng))
-        return chooser
-    try:
-        easy = importlib.import_module("p2pdurak.bots.easy")
-    except ImportError:
-        return random_chooser(rng)
-    fallback: Chooser = base.peer_chooser(easy.EasyBot(rng))
-    return fallback
+        from p2pdurak.bots import make_bot
+    except ImportError:  # pragma: no cover - the bots ship with the package
+        return random_choice(rng)
+    return make_bot(level, rng).choose

@@ -13,15 +13,15 @@ from dataclasses import dataclass
 
 import trio
 
-from p2pdurak.crypto.group import Rng, SeededRng, system_rng
+from p2pdurak.crypto.group import Rng, SeededRng, random_below, system_rng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import DurakError
 from p2pdurak.log import Rejected, Sequencer
 from p2pdurak.peer import Peer, Refused
-from p2pdurak.peer.harness import NAMES, Chooser, MemoryTable, make_genesis
+from p2pdurak.peer.harness import NAMES, MemoryTable, make_genesis
 from p2pdurak.peer.messages import GameOptions
-from p2pdurak.rules import Action, Options, Pass
-from p2pdurak.ui.botplayers import bot_chooser
+from p2pdurak.rules import Action, Options, Pass, State
+from p2pdurak.ui.botplayers import BotChoice, bot_choice
 from p2pdurak.ui.session import Change, Closed, EntryApplied, SeatInfo
 
 PASS_DELAY_FACTOR = 0.4  # a bot that only passes answers faster than one that thinks about a card
@@ -104,14 +104,15 @@ class MemorySession:
         self._seat = human
         roster = self.table.genesis.data.roster
         self._seats = tuple(SeatInfo(m.name, None if m.seat == human else config.level) for m in roster)
-        self.choosers: dict[int, Chooser] = {
-            s: bot_chooser(config.level, rng) for s in range(config.options.players) if s != human
+        self.choosers: dict[int, BotChoice] = {
+            s: bot_choice(config.level, rng) for s in range(config.options.players) if s != human
         }
         self._pending: list[Change] = []
         self._changed = trio.Event()
         self._human_moved = trio.Event()
         self._turn = 0
         self._seen_events = 0
+        self._fallback_rng = rng
 
     # ------------------------------------------------------------------------------------------ SeatSession
 
@@ -208,14 +209,20 @@ class MemorySession:
             await self._wait_for_human(None)
             return
         mark = len(table.entries)
-        choice = self._choose(ready)
+        # The bots think in a worker thread on immutable views, so the screen stays alive meanwhile.
+        asks = [(s, view, table.peers[s].legal_actions()) for s in ready if (view := table.peers[s].rules) is not None]
+        started = trio.current_time()
+        choice = await trio.to_thread.run_sync(self._choose, asks, abandon_on_cancel=True)
+        thought = trio.current_time() - started
+        if len(table.entries) != mark:
+            return  # the table changed while the bots thought: think again
         if choice is None:
             if human_ready:
                 await self._wait_for_human(None)
                 return
             choice = self._forced(ready)  # every bot waits on the others and we cannot move: someone must
         seat, action = choice
-        delay = self.config.bot_delay * (PASS_DELAY_FACTOR if isinstance(action, Pass) else 1.0)
+        delay = self.config.bot_delay * (PASS_DELAY_FACTOR if isinstance(action, Pass) else 1.0) - thought
         if delay > 0:
             if await self._wait_for_human(delay):
                 return  # the table changed under the bot's feet: think again
@@ -226,12 +233,14 @@ class MemorySession:
         table.submit(table.peers[seat].act(action))
         self._publish()
 
-    def _choose(self, ready: Sequence[int]) -> tuple[int, Action] | None:
-        n = len(ready)
+    def _choose(self, asks: Sequence[tuple[int, State, list[Action]]]) -> tuple[int, Action] | None:
+        n = len(asks)
         for k in range(n):
-            seat = ready[(self._turn + k) % n]
-            peer = self.table.peers[seat]
-            action = self.choosers[seat](peer, peer.legal_actions())
+            seat, view, legal = asks[(self._turn + k) % n]
+            try:
+                action = self.choosers[seat](view, seat, legal)
+            except Exception:  # a computer player's bug must not end the human's game: play on at random
+                action = legal[random_below(self._fallback_rng, len(legal))] if legal else None
             if action is not None:
                 self._turn = (self._turn + k + 1) % max(n, 1)
                 return seat, action

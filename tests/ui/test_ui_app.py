@@ -131,3 +131,19 @@ async def test_ui_app_match_of_two_games(tmp_path: Path) -> None:
         assert verify_transcript_bytes((tmp_path / f"game{n}.dlog").read_bytes()).valid
     last = "\n".join(term.screens[-1])
     assert "Game 2" in last and "Score after 2 games" in last
+
+
+async def test_ui_app_survives_a_broken_bot(tmp_path: Path) -> None:
+    """A computer player that raises is replaced by random legal play for that move; the game goes on."""
+    term = FakeTerminal(first_offer)
+    config = TableConfig(Options(players=3), name="Tess", bot_delay=0, seed=6)
+    async with open_memory_session(config) as session:
+
+        def broken(view: object, seat: int, legal: object) -> None:
+            raise ZeroDivisionError
+
+        session.choosers[1] = broken
+        app = GameApp(session, term, save=saver(tmp_path))
+        term.app = app
+        await app.run()
+    assert app.ended is not None and verify_transcript_bytes((tmp_path / "game1.dlog").read_bytes()).valid
