@@ -17,7 +17,7 @@ from p2pdurak.crypto.group import Rng, SeededRng, random_below, system_rng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import DurakError
 from p2pdurak.log import Rejected, Sequencer
-from p2pdurak.peer import Peer, Refused
+from p2pdurak.peer import Event, Peer, Refused
 from p2pdurak.peer.harness import NAMES, MemoryTable, make_genesis
 from p2pdurak.peer.messages import GameOptions
 from p2pdurak.rules import Action, Options, Pass, State
@@ -42,7 +42,7 @@ class TableConfig:
 
 
 class _RecordingTable(MemoryTable):
-    """A MemoryTable that reports each entry as our seat saw it."""
+    """A MemoryTable that also reports each entry as our seat saw it (into `sink`)."""
 
     human: int = 0
     sink: list[Change]
@@ -52,15 +52,15 @@ class _RecordingTable(MemoryTable):
         before = human.rules
         index = len(self.entries)
         self.entries.append(entry_bytes)
-        mine: list[object] = []
+        mine: tuple[Event, ...] = ()
         for peer in self.peers:
             events = peer.receive(entry_bytes)
             seat = peer.seat if peer.seat is not None else -1
             for ev in events:
                 self.events.append((seat, ev))
             if peer is human:
-                mine = list(events)
-        self.sink.append(EntryApplied(index, tuple(mine), before, human.rules))  # type: ignore[arg-type]
+                mine = tuple(events)
+        self.sink.append(EntryApplied(index, mine, before, human.rules))
 
 
 def bot_names(human_name: str, count: int) -> list[str]:
