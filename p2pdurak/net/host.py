@@ -103,6 +103,7 @@ class HostServer:
         self._moves_seen: dict[int, int] = {}
         self._done: set[int] = set()  # seats that were sent everything and the final frame
         self._deadlines: dict[int, float] = {}
+        self._armed = 0  # wait_for calls so far (a re-arm inside submit must survive the author's clock stop)
         self._watch = trio.Event()
         self._unauthenticated = 0
 
@@ -168,6 +169,7 @@ class HostServer:
         every change of state. An accepted move stops its author's clock; a rejected one does not."""
         now = trio.current_time()
         self._deadlines = {s: now + timeout for s in seats}
+        self._armed += 1
         self._watch.set()
 
     def finish(self, reason: str = "game-over") -> None:
@@ -453,12 +455,14 @@ class HostServer:
             self._send(conn, m.Received(message.mid))  # a resend after a reconnect: already submitted
             return
         self._moves_seen[seat] = message.mid
+        armed = self._armed
         result = self.app.submit(seat, message.move)
         if result.reject is not None:
             self._send(conn, m.Reject(message.mid, result.reject))
         else:
             self._send(conn, m.Received(message.mid))
-            self._deadlines.pop(seat, None)  # it spoke; the game side re-arms with wait_for if it still waits
+            if self._armed == armed:  # it spoke; unless submit re-armed the clocks for the new state already
+                self._deadlines.pop(seat, None)
         if result.entries:
             self._extend(result.entries)  # (submit may have called finish() on the last move of the game)
 

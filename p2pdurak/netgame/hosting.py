@@ -43,6 +43,7 @@ class HostCommand:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.quiet: bool = args.quiet
+        self.session: NetSession | None = None
         self.profile = profile_dir(args.profile)
         self.identity = load_or_create_identity(self.profile / "identity.key")
         options_from_args(args, args.seats)  # refuse a bad combination before anyone joins
@@ -59,6 +60,10 @@ class HostCommand:
             print(text, flush=True)
 
     def observe(self, event: NetEvent) -> None:
+        if self.session is not None:
+            self.session.observe(event)
+            if self.session.runner.peer is not None:
+                return  # the game screen is up: it shows what matters
         if event.kind in ("joined", "left", "dropped", "silent", "aborted", "refused", "started"):
             seat = "" if event.seat is None else f" seat {event.seat}"
             self.say(f"[host] {event.kind}{seat} {event.reason}".rstrip())
@@ -96,7 +101,9 @@ class HostCommand:
             self.say(f"waiting for {self.args.seats - 1} player(s); press Enter to start with those seated")
         else:
             self.say(f"resumed on port {side.port}; the seats reconnect by themselves")
-        session = NetSession(side.runner) if side.runner.player is None else None
+        session = self.session = NetSession(side.runner) if side.runner.player is None else None
+        if session is not None:
+            side.client.observer = session.observe
         ending = await self._serve(side, session)
         runner = side.runner
         if runner.genesis_bytes is None:

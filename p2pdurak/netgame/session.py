@@ -12,6 +12,7 @@ from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
 from p2pdurak.netgame.join import user_error
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.peer import Event, Peer, Refused
+from p2pdurak.peer import game as peer_game
 from p2pdurak.rules import Action, State
 from p2pdurak.ui import session as ui
 
@@ -25,6 +26,7 @@ class NetSession:
         self.levels = dict(levels or {})
         self._changes: list[ui.Change] = []
         self._changed = trio.Event()
+        self._reconnects = 0
         runner.listener = self
 
     # ----------------------------------------------------------------- SeatSession
@@ -77,10 +79,26 @@ class NetSession:
         self._push(ui.Progress(kind, done, total, text))
 
     def observe(self, event: NetEvent) -> None:
+        """Client and host observer: connection changes as the UI's progress lines."""
+        client = self.runner.client
         if event.kind == "reconnecting":
-            self._push(ui.Progress(ui.RECONNECTING, text=event.reason))
-        elif event.kind == "connected":
+            self._reconnects += 1
+            where = f"{client.invite.host}:{client.invite.port}" if client is not None else ""
+            self._push(ui.Progress(ui.RECONNECTING, done=self._reconnects, text=where))
+        elif event.kind == "connected" and client is not None and client.connections > 1:
+            self._reconnects = 0
             self._push(ui.Progress(ui.RECONNECTED))
+        elif event.kind == "left" and event.seat is not None and event.seat != self.runner.seat and self._playing():
+            self._push(ui.Progress(ui.PLAYER_DISCONNECTED, done=event.seat))
+
+    def _playing(self) -> bool:
+        return self.runner.peer is not None and not self.runner.peer.over
+
+    def requeue(self, changes: list[ui.Change]) -> None:
+        """Give back changes taken before the UI started, ahead of any newer ones."""
+        if changes:
+            self._changes = [*changes, *self._changes]
+            self._changed.set()
 
     def closed(self, reason: str, message: str) -> None:
         self._push(ui.Closed(reason, message))
@@ -108,16 +126,46 @@ async def play_in_terminal(client: Client, runner: SeatRunner, session: NetSessi
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(connection)
-        while runner.peer is None and not done.is_set():
-            await trio.sleep(0.05)
+        await _lobby(session, done)
         if runner.peer is not None:
             outcome = await GameApp(session, ConsoleTerminal(), offer_next_game=False).run()
             if outcome.quit and not done.is_set():
+                await leave_game(runner, done)
                 client.leave()
         await done.wait()
     if failures:
         raise user_error(failures[0]) from failures[0]
     return endings[0] if endings else Ending("bye", "connection-lost")
+
+
+async def leave_game(runner: SeatRunner, done: trio.Event, *, patience: float = 10.0) -> None:
+    """A person leaves mid-game: abort accusing ourselves (`leaving`, R-PEER-37), so the others audit and end
+    with a complete transcript instead of waiting for our time-out; then wait (a while) for the end."""
+    peer = runner.peer
+    if peer is None or peer.over or runner.seat is None:
+        return
+    with trio.move_on_after(patience):
+        while peer.pending is not None and not done.is_set():
+            await trio.sleep(0.05)
+        if peer.phase != peer_game.AUDIT and not peer.over and not done.is_set():
+            runner.send(peer.abort(runner.seat, "leaving"))
+        await done.wait()
+
+
+async def _lobby(session: NetSession, done: trio.Event) -> None:
+    """Until the game starts, print the lobby's progress as plain lines (the game screen is not up yet)."""
+    while session.runner.peer is None and not done.is_set():
+        with trio.move_on_after(0.2):
+            changes = await session.changes()
+            kept: list[ui.Change] = []
+            for change in changes:
+                if isinstance(change, ui.Progress) and change.kind == ui.WAITING_FOR_PLAYERS:
+                    print(f"seated: {change.done} of {change.total}; waiting for the host to start", flush=True)
+                elif isinstance(change, ui.Progress) and change.kind == ui.TABLE_CODE:
+                    print(f"table code: {change.text} (compare it aloud with the other players)", flush=True)
+                elif not isinstance(change, ui.Progress):
+                    kept.append(change)  # the game has begun: these are the screen's
+            session.requeue(kept)
 
 
 def ui_available() -> bool:

@@ -222,3 +222,29 @@ async def test_netgame_silent_in_the_audit_ends_incomplete(tmp_path: Path) -> No
     assert not report.valid and report.reason == "incomplete" and report.seat == 1, report
     assert all(e.kind == "bye" and e.reason == "silent-seat" for e in table.endings.values())
     assert table.side.app.silent == [1]
+
+
+async def test_netgame_a_seat_silent_right_after_its_own_move_is_timed_out(tmp_path: Path) -> None:
+    """The clock of a seat the game waits on again right after its own move (the last declarer who opens, say)
+    must run: the host re-arms it as it appends the move."""
+    from p2pdurak.netgame.waiting import seats_waited_on
+
+    table = await open_table(tmp_path, Options(deck=24, players=2), seed=3, move_timeout=0.4)
+    quiet: list[int] = []
+
+    def setup(nursery: trio.Nursery, t: Table) -> None:
+        def hook(seat: int, index: int) -> None:
+            peer = t.runners[seat].peer
+            if quiet or peer is None or seat == 0:
+                return
+            if peer.chain.entry(index).move.author == seat and seats_waited_on(peer) == (seat,):
+                quiet.append(seat)
+                t.runners[seat].paused = True
+
+        t.hook = hook
+
+    await play(table, setup)
+    assert quiet == [1]
+    report = table.report()
+    assert report.valid and report.how == "abort", report
+    assert report.result is not None and report.result.forfeit == 1

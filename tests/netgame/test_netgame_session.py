@@ -53,3 +53,39 @@ async def test_netgame_session_plays_a_game_for_a_person(tmp_path: Path) -> None
     assert [s.name for s in typed.seats] == [table.side.runner.peer.genesis.name(s) for s in range(2)]  # type: ignore[union-attr]
     assert typed.seat == 1 and typed.transcript() == table.runners[0].transcript()
     assert table.report().valid
+
+
+async def test_netgame_a_person_who_leaves_aborts_accusing_themselves(tmp_path: Path) -> None:
+    from p2pdurak.netgame.session import NetSession, leave_game
+
+    table = await open_table(tmp_path, Options(deck=24, players=3), seed=43)
+    runner = table.runners[2]
+    runner.player = None
+    session = NetSession(runner)
+    done = trio.Event()
+
+    async def person() -> None:
+        moves = 0
+        while moves < 2:
+            await session.changes()
+            if runner.peer is not None and (legal := runner.peer.legal_actions()):
+                await session.act(legal[0])
+                moves += 1
+        await leave_game(runner, done)
+
+    async def watch_end() -> None:
+        while 2 not in table.endings:
+            await trio.sleep(0.02)
+        done.set()
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(person)
+            nursery.start_soon(watch_end)
+            async with trio.open_nursery() as game:
+                await start_table(game, table)
+    report = table.report()
+    assert report.valid and report.how == "abort", report
+    assert report.result is not None and (report.result.forfeit, report.result.forfeit_reason) == (2, "leaving")
+    assert table.side.app.silent == []  # nobody had to be timed out
+    assert runner.transcript() == table.runners[0].transcript()
