@@ -17,6 +17,7 @@ TOPICS: dict[str, str] = {
     "protocol": "p2pdurak.bench.protocol",
     "shuffle": "p2pdurak.crypto.shuffle_bench",
     "net": "p2pdurak.net.bench",
+    "bots": "p2pdurak.bots.bench",
 }
 
 

@@ -118,3 +118,10 @@ def test_bots_play_a_whole_game_through_the_sans_io_peers(options: Options) -> N
     table.run([peer_chooser(bots[s]) for s in range(options.players)], SeededRng(5), race=True)
     results = {repr(p.result) for p in table.peers}
     assert len(results) == 1 and all(p.over and p.faulted is None for p in table.peers)
+
+
+def test_bench_topic_reports_playout_and_search_rates() -> None:
+    from p2pdurak.bots import bench
+
+    assert bench.playout_rate(Options(deck=24), 3) > 0
+    assert bench.iteration_rate(Options(deck=24), 5) > 0
