@@ -59,6 +59,8 @@ ROLE_DURAK = NC_("role", "Durak")
 # Translators: a player who was caught cheating or challenged an honest card.
 ROLE_MARKED = NC_("role", "Must play honestly")
 PLAYER_YOU = N_("you")
+# Translators: the name a player gets at the table when they give none.
+PLAYER_DEFAULT_NAME = N_("Player")
 # Translators: this player's own name in lists, e.g. "Anna (you)".
 PLAYER_NAME_YOU = N_("{name} (you)")
 BOT_NAME = N_("Computer {n}")

@@ -76,7 +76,8 @@ def player_name(args: argparse.Namespace) -> str:
     from p2pdurak.errors import LocalError
     from p2pdurak.i18n import _
 
-    name = args.name if args.name is not None else os.environ.get("USER") or _(S.PLAYER_YOU)
+    name = args.name if args.name is not None else os.environ.get("USER") or os.environ.get("LOGNAME")
+    name = name or _(S.PLAYER_DEFAULT_NAME)
     name = " ".join(name.split())
     if not name or len(name.encode()) > 64 or not name.isprintable():
         raise LocalError("bad-name", "a name is 1 to 64 bytes of printable text")

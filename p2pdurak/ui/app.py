@@ -350,6 +350,8 @@ async def play_match(
             )
             outcome = await app.run()
         finished += outcome.ended
+        if outcome.quit and not outcome.ended:
+            terminal.print_lines([Text(""), Text(_(S.QUIT_LEFT))])
         if outcome.quit or last or not outcome.ended:
             return finished
         previous = outcome.durak

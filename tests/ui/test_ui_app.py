@@ -110,6 +110,14 @@ async def test_ui_app_end_of_input_quits(tmp_path: Path) -> None:
     term = FakeTerminal(script=[None])  # type: ignore[list-item]
     app = await run_game(TableConfig(Options(players=2), bot_delay=0, seed=2), term, tmp_path)
     assert app.quit and app.ended is None
+    term = FakeTerminal(script=[None])  # type: ignore[list-item]
+
+    def factory(number: int, previous: int | None) -> AbstractAsyncContextManager[SeatSession]:
+        return open_memory_session(TableConfig(Options(players=2), bot_delay=0, seed=2))
+
+    assert await play_match(factory, term, saver(tmp_path)) == 0
+    assert term.printed[-1] == "You left the game."
+    assert not (tmp_path / "game1.dlog").exists()  # an unfinished game is not saved
 
 
 async def test_ui_app_match_of_two_games(tmp_path: Path) -> None:
