@@ -200,8 +200,18 @@ def player_lines(m: Model) -> list[Text]:
             name = name[: name_width - 1] + "…"
         row.append(name + " " * (name_width - cell_len(name)), style=STYLE_TURN if s == m.me else "")
         row.append("  " + sizes[s] + " " * (size_width - cell_len(sizes[s])) + "  ")
-        row.append(" · ".join(roles(v, s, m.me)), style=STYLE_DIM)
-        row.truncate(WIDTH)
+        seat_roles = roles(v, s, m.me)
+        row.append(" · ".join(seat_roles), style=STYLE_DIM)
+        known = hand_order(v, s) if s != m.me else []
+        if known:  # cards everyone saw go into that hand (picked up, shown, sent back by a challenge)
+            row.append(" · " if seat_roles else "")
+            label = _(S.LABEL_SHOWN_CARDS).format(cards="")
+            row.append(label, style=STYLE_DIM)
+            for i, card in enumerate(known):
+                if i:
+                    row.append(" ")
+                row.append_text(card_span(card, v))
+        row.truncate(WIDTH, overflow="ellipsis")
         rows.append(row)
     return rows
 
