@@ -9,6 +9,7 @@ HELP = "host a game: print an invite link, seat the players who join, and play"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from p2pdurak.i18n import add_lang_argument
     from p2pdurak.netgame.cli_support import add_game_options, add_seat_options
 
     add_game_options(parser, players=False)
@@ -19,16 +20,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--move-timeout", type=float, default=120.0, help="seconds a seat may keep the game waiting")
     parser.add_argument("--no-lobby-input", action="store_true", help="start only when the table is full")
     add_seat_options(parser)
+    add_lang_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
 
 
 def run(args: argparse.Namespace) -> int:
-    import trio
+    import contextlib
 
+    from p2pdurak import i18n
+    from p2pdurak.netgame.cli_support import run_trio
     from p2pdurak.netgame.hosting import HostCommand
+    from p2pdurak.ui.terminal import ConsoleTerminal
 
-    command = HostCommand(args)
-    _, line, report, path = trio.run(command.main)
+    i18n.install(args.lang)
+    terminal = ConsoleTerminal()
+    command = HostCommand(args, terminal)
+    with terminal.keyboard() if not args.bot else contextlib.nullcontext():
+        _, line, report, path = run_trio(command.main)
     if args.json:
         print(json.dumps({"transcript": str(path), "report": report}))
     else:

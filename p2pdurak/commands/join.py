@@ -9,10 +9,12 @@ HELP = "join a game by its invite link (durak://HOST:PORT/GAME-ID#FINGERPRINT or
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from p2pdurak.i18n import add_lang_argument
     from p2pdurak.netgame.cli_support import add_seat_options
 
     parser.add_argument("link", nargs="*", help="the invite link, or the short form HOST:PORT CODE")
     add_seat_options(parser)
+    add_lang_argument(parser)
     parser.add_argument("--give-up", type=float, default=300.0, metavar="SECONDS",
                         help="stop trying to reach the host after this long (default 300)")
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
@@ -24,13 +26,13 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.crypto.group import SeededRng, system_rng
     from p2pdurak.crypto.identity import load_or_create_identity, profile_dir
     from p2pdurak.errors import LocalError
-    from p2pdurak.net.api import ignore_event
+    from p2pdurak.net.api import Ending, ignore_event
     from p2pdurak.net.config import NetConfig
-    from p2pdurak.netgame.cli_support import result_line, write_transcript
+    from p2pdurak.netgame.cli_support import result_line, run_trio, write_transcript
     from p2pdurak.netgame.join import prepare_join, print_event, run_seat
     from p2pdurak.netgame.players import bot_player
     from p2pdurak.netgame.seat import PrintingListener, SeatRunner
-    from p2pdurak.netgame.session import NetSession, play_in_terminal, ui_available
+    from p2pdurak.netgame.session import NetSession, SharedInput, play_in_terminal, ui_available
 
     link = " ".join(args.link) if args.link else None
     if link is None and not args.resume:
@@ -52,9 +54,25 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"joining {client.invite.host}:{client.invite.port} as {client.name}", flush=True)
     if session is not None:
-        ending = trio.run(play_in_terminal, client, runner, session)
+        from p2pdurak import i18n
+        from p2pdurak.ui.terminal import ConsoleTerminal
+
+        i18n.install(args.lang)
+        terminal = ConsoleTerminal()
+        lines = SharedInput(terminal)
+
+        async def play() -> Ending:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(lines.pump)
+                assert session is not None
+                ending = await play_in_terminal(client, runner, session, lines)
+                nursery.cancel_scope.cancel()
+            return ending
+
+        with terminal.keyboard():
+            ending = run_trio(play)
     else:
-        ending = trio.run(run_seat, client, runner).ending
+        ending = run_trio(run_seat, client, runner).ending
     if runner.genesis_bytes is None:
         raise LocalError(ending.reason, f"the game ended before it started ({ending.reason})")
     data = runner.transcript()

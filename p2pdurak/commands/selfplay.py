@@ -26,9 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import trio
-
-    from p2pdurak.netgame.cli_support import options_from_args, result_line, write_transcript
+    from p2pdurak.netgame.cli_support import options_from_args, result_line, run_trio, write_transcript
     from p2pdurak.netgame.table import TableSpec, play_in_process, play_with_processes
 
     options = options_from_args(args, args.players)
@@ -37,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="p2pdurak-selfplay-") as tmp:
         profile = Path(args.keep_files) if args.keep_files else Path(tmp)
         play = play_with_processes if args.processes else play_in_process
-        outcome = trio.run(play, spec, profile)
+        outcome = run_trio(play, spec, profile)
     path = write_transcript(outcome.transcript, args.out, Path(args.out))
     line, report = result_line(outcome.transcript)
     result = report.get("result")

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
-from p2pdurak.errors import LocalError
+from p2pdurak.errors import DurakError, LocalError
 from p2pdurak.netgame.players import BOT_LEVELS
 from p2pdurak.rules import Options
 from p2pdurak.rules.options import TeamsKind
+
+T = TypeVar("T")
 
 
 def add_game_options(parser: argparse.ArgumentParser, *, players: bool) -> None:
@@ -81,3 +85,21 @@ def result_line(data: bytes) -> tuple[str, dict[str, object]]:
         return "result: the losing team is " + ", ".join(who(s) for s in res.losing_team), js
     pogony = f", with pogony ({res.pogony})" if res.pogony else ""
     return f"result: the durak is {who(res.durak)}{pogony}", js
+
+
+def run_trio(main: Callable[..., Awaitable[T]], *args: object) -> T:
+    """trio.run, with a user's mistake or Ctrl-C out of a nursery as the plain exception (one line, no group)."""
+    import trio
+
+    try:
+        return trio.run(main, *args)
+    except BaseExceptionGroup as group:
+        if group.subgroup(KeyboardInterrupt) is not None:
+            raise KeyboardInterrupt from group
+        local = group.subgroup(DurakError)
+        if local is not None:
+            first: BaseException = local
+            while isinstance(first, BaseExceptionGroup):
+                first = first.exceptions[0]
+            raise first from group
+        raise

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import secrets
 import socket
-import sys
 from pathlib import Path
 
 import trio
@@ -21,10 +20,11 @@ from p2pdurak.netgame.cli_support import options_from_args, result_line, write_t
 from p2pdurak.netgame.join import user_error
 from p2pdurak.netgame.players import bot_player
 from p2pdurak.netgame.seat import PrintingListener, SeatRunner
-from p2pdurak.netgame.session import NetSession, play_in_terminal, ui_available
+from p2pdurak.netgame.session import NetSession, SharedInput, play_in_terminal, ui_available
 from p2pdurak.netgame.store import latest_game_file, load_seat
 from p2pdurak.netgame.table import HostSide, TableSpec, open_host, resume_host
 from p2pdurak.peer.messages import GameOptions
+from p2pdurak.ui.terminal import ConsoleTerminal
 from p2pdurak.wire import encode
 
 
@@ -40,8 +40,9 @@ def lan_address() -> str:
 
 
 class HostCommand:
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(self, args: argparse.Namespace, terminal: ConsoleTerminal) -> None:
         self.args = args
+        self.terminal = terminal
         self.quiet: bool = args.quiet
         self.session: NetSession | None = None
         self.profile = profile_dir(args.profile)
@@ -117,11 +118,12 @@ class HostCommand:
     async def _serve(self, side: HostSide, session: NetSession | None) -> Ending:
         endings: list[Ending] = []
         failures: list[Exception] = []
+        lines = SharedInput(self.terminal)
 
         async def host_seat() -> None:
             try:
                 if session is not None:
-                    endings.append(await play_in_terminal(side.client, side.runner, session))
+                    endings.append(await play_in_terminal(side.client, side.runner, session, lines))
                 else:
                     endings.append(await side.client.run())
             except (JoinRefused, NetFault, ConnectionClosed, DurakError) as exc:
@@ -133,8 +135,11 @@ class HostCommand:
                 nursery.start_soon(side.server.serve, side.listeners)
                 nursery.start_soon(side.app.arm_when_started)
                 nursery.start_soon(host_seat)
+                reads = session is not None or (not self.args.resume and not self.args.no_lobby_input)
+                if reads:
+                    nursery.start_soon(lines.pump)
                 if not self.args.resume and not self.args.no_lobby_input:
-                    nursery.start_soon(self._lobby_input, side)
+                    nursery.start_soon(self._lobby_input, side, lines)
                 await side.server.closed.wait()
                 while not endings and not failures:
                     await trio.sleep(0.05)
@@ -148,18 +153,25 @@ class HostCommand:
             raise user_error(exc) from exc
         return endings[0]
 
-    async def _lobby_input(self, side: HostSide) -> None:
-        """Enter starts the game with the players seated so far (at least 2)."""
+    async def _lobby_input(self, side: HostSide, lines: SharedInput) -> None:
+        """Enter starts the game with the players seated so far (at least 2). Stops reading once the lobby is
+        closed, so that the game screen gets every later line."""
         server = side.server
-        while not server.started.is_set() and server.phase == "lobby":
-            line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
-            if not line:
-                return  # no terminal: start when the table is full
-            if server.phase != "lobby":
-                return
-            seated = len(server.connected)
-            try:
-                self.options_for(seated)
-                server.start()
-            except DurakError as exc:
-                self.say(f"cannot start yet: {exc.message}")
+        async with trio.open_nursery() as nursery:
+
+            async def close_with_lobby() -> None:
+                while server.phase == "lobby":
+                    await trio.sleep(0.05)
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(close_with_lobby)
+            while server.phase == "lobby":
+                line = await lines.read_line()
+                if line is None:
+                    break  # no input: start when the table is full
+                try:
+                    self.options_for(len(server.connected))
+                    server.start()
+                except DurakError as exc:
+                    self.say(f"cannot start yet: {exc.message}")
+            nursery.cancel_scope.cancel()

@@ -4,6 +4,7 @@ change as the UI's Change values; the UI's actions are signed by the seat's peer
 from __future__ import annotations
 
 import trio
+from rich.text import Text
 
 from p2pdurak.errors import LocalError
 from p2pdurak.net.api import Ending, NetEvent
@@ -15,6 +16,7 @@ from p2pdurak.peer import Event, Peer, Refused
 from p2pdurak.peer import game as peer_game
 from p2pdurak.rules import Action, State
 from p2pdurak.ui import session as ui
+from p2pdurak.ui.terminal import ConsoleTerminal
 
 
 class NetSession:
@@ -104,14 +106,47 @@ class NetSession:
         self._push(ui.Closed(reason, message))
 
 
-async def play_in_terminal(client: Client, runner: SeatRunner, session: NetSession) -> Ending:
-    """Run the seat's connection and, once the game has started, the terminal UI on `session`."""
+class SharedInput:
+    """One task reads the player's lines for the whole run (a read cannot be taken back once begun); the lobby
+    and then the game screen take them from a channel, so no line is lost between the two."""
+
+    def __init__(self, terminal: ConsoleTerminal) -> None:
+        self.terminal = terminal
+        self._send, self._receive = trio.open_memory_channel[str | None](16)
+
+    async def pump(self) -> None:
+        while True:
+            line = await self.terminal.read_line()
+            await self._send.send(line)
+            if line is None:
+                return
+
+    async def read_line(self) -> str | None:
+        return await self._receive.receive()
+
+    # the rest of the UI's Terminal protocol, from the console
+    @property
+    def interactive(self) -> bool:
+        return self.terminal.interactive
+
+    @property
+    def height(self) -> int:
+        return self.terminal.height
+
+    def show(self, lines: list[Text], prompt: str) -> None:
+        self.terminal.show(lines, prompt)
+
+    def print_lines(self, lines: list[Text]) -> None:
+        self.terminal.print_lines(lines)
+
+
+async def play_in_terminal(client: Client, runner: SeatRunner, session: NetSession, lines: SharedInput) -> Ending:
+    """Run the seat's connection and, once the game has started, the terminal UI on `session`. `lines.pump()`
+    must be running."""
     from p2pdurak.ui.app import GameApp
-    from p2pdurak.ui.terminal import ConsoleTerminal
 
     endings: list[Ending] = []
     done = trio.Event()
-
     failures: list[Exception] = []
 
     async def connection() -> None:
@@ -128,7 +163,7 @@ async def play_in_terminal(client: Client, runner: SeatRunner, session: NetSessi
         nursery.start_soon(connection)
         await _lobby(session, done)
         if runner.peer is not None:
-            outcome = await GameApp(session, ConsoleTerminal(), offer_next_game=False).run()
+            outcome = await GameApp(session, lines, offer_next_game=False).run()
             if outcome.quit and not done.is_set():
                 await leave_game(runner, done)
                 client.leave()
