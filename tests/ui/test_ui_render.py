@@ -105,7 +105,9 @@ def test_ui_render_exact_english_screen() -> None:
     assert lines[1].endswith(" · Stock: 24 cards")
     assert lines[2] == "Discard pile: 0 cards · Score: Anya 0 · Tess 1"
     assert lines[3] == "Players"
-    assert lines[4].startswith("  Anya (computer, normal)") and lines[4].endswith("First attacker")
+    known = " ".join(card_text(c) for c in hand_order(view, view.attacker))  # her declared lowest trump
+    assert known and lines[4].startswith("  Anya (computer, normal)")
+    assert lines[4].endswith(f"First attacker · Known cards: {known}")
     assert lines[5].startswith("▶ Tess (you)") and lines[5].rstrip().endswith("Defender")
     assert lines[6].startswith("Table  Attack cards: 1 of 6")
     assert lines[7] == f"  1:{card_text(view.attacks[0])}/-"
