@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from p2pdurak.crypto.group import SeededRng
@@ -30,10 +31,11 @@ def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*PY, *args], capture_output=True, text=True, timeout=timeout, env=ENV, check=False)
 
 
-def test_netgame_selfplay_processes_json(tmp_path: Path) -> None:
+@pytest.mark.parametrize("variant", [["--players", "3", "--transfer"], ["--players", "2", "--cheating"]])
+def test_netgame_selfplay_processes_json(tmp_path: Path, variant: list[str]) -> None:
     out = tmp_path / "game.dlog"
-    done = cli("selfplay", "--players", "3", "--deck", "24", "--transfer", "--seed", "4", "--processes",
-               "--no-shuffle-proofs", "--out", str(out), "--json")
+    done = cli("selfplay", *variant, "--deck", "24", "--seed", "4", "--processes", "--no-shuffle-proofs",
+               "--out", str(out), "--json")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["processes"] is True and summary["valid"] is True and summary["errors"] == []
@@ -200,8 +202,6 @@ async def test_netgame_host_process_killed_and_resumed(tmp_path: Path) -> None:
 
 
 async def test_netgame_a_failing_seat_process_ends_the_table(tmp_path: Path) -> None:
-    import pytest
-
     from p2pdurak.errors import LocalError
     from p2pdurak.netgame.table import TableSpec, play_with_processes
 
@@ -209,3 +209,30 @@ async def test_netgame_a_failing_seat_process_ends_the_table(tmp_path: Path) -> 
     with trio.fail_after(20), pytest.raises(LocalError) as caught:
         await play_with_processes(spec, tmp_path, python="/bin/false")
     assert caught.value.reason == "seat-failed" and "seat 1: exit 1" in caught.value.message
+
+
+async def test_netgame_silent_joiner_host_writes_an_aborted_transcript(tmp_path: Path) -> None:
+    """The host process times out a seat that stays silent, writes the transcript, and `verify` names the seat."""
+    out = tmp_path / "aborted.dlog"
+    host = await trio.lowlevel.open_process(
+        [*PY, "host", "--profile", str(tmp_path / "host"), "--bot", "random", "--out", str(out), "--no-lobby-input",
+         "--seats", "2", "--deck", "24", "--bind", "127.0.0.1", "--no-shuffle-proofs", "--move-timeout", "0.5"],
+        stdout=subprocess.PIPE, env=ENV,
+    )
+    output: list[str] = []
+    link = (await read_until(host, "invite link:", output)).split()[-1]
+    identity = Identity.generate(SeededRng(78))
+    runner = SeatRunner(identity, tmp_path / "joiner", player=None, rng=SeededRng(79), durable=False)  # silent
+    client = Client(identity, "Mute", parse_invite(link), runner, config=TEST_CONFIG)
+    runner.client = client
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(drain, host, output)
+            ending = await client.run()
+            assert await host.wait() == 0, output
+            nursery.cancel_scope.cancel()
+    assert ending.reason == "game-over"
+    checked = cli("verify", str(out))
+    assert checked.returncode == 0, checked.stdout
+    assert "aborted; accused: seat 1 (Mute) (silent-seat)" in checked.stdout
+    assert out.read_bytes() == runner.transcript()
