@@ -30,6 +30,7 @@ from p2pdurak.ui.texts import (
     Names,
     entry_lines,
     error_text,
+    fault_text,
     host_refusal_text,
     phase_text,
     progress_text,
@@ -192,7 +193,7 @@ class GameApp:
         result = self.ended.result if self.ended is not None else self.session.peer.result
         lines = result_lines(result, self.ended, me, self.names)
         if self.fault is not None and result is None:
-            lines = [_(S.RESULT_FAULT).format(player=self.names.plain(self.fault.seat or 0), reason=self.fault.reason)]
+            lines = [fault_text(self.fault.seat, self.fault.reason, self.names)]
         closed = self.closed
         if result is None and self.fault is None and closed is not None and closed.reason != "game-over":
             lines.append(_(S.RESULT_ABORTED).format(reason=closed.message or closed.reason))

@@ -16,7 +16,7 @@ from p2pdurak.cards import suit_of
 from p2pdurak.i18n import _, format_plural
 from p2pdurak.i18n_strings import card_text, suit_name
 from p2pdurak.rules import Beat, Challenge, Pass, Play, ShowTrump, State, Take, Transfer, legal_actions
-from p2pdurak.rules.state import PLAYING
+from p2pdurak.rules.state import DECLARING, PLAYING
 from p2pdurak.ui.keys import Offer, hand_order, table_key
 from p2pdurak.ui.texts import Names
 
@@ -131,7 +131,7 @@ def roles(view: State, seat: int, me: int) -> list[str]:
 def acting_seats(view: State) -> tuple[int, ...]:
     """Whose move it is: the opener, else the defender while a card is unbeaten, else attackers yet to pass."""
     if view.phase != PLAYING:
-        return (view.turn,) if view.phase == 0 and 0 <= view.turn < view.n else ()
+        return (view.turn,) if view.phase == DECLARING and 0 <= view.turn < view.n else ()
     if not view.attacks:
         return (view.opener,)
     if not view.taken and -1 in view.beats:

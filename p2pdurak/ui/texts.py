@@ -180,6 +180,8 @@ def refusal_text(reason: str, action: Action | None, view: State | None, names: 
         return _(S.REFUSED_NOT_YOUR_TURN)
     if reason == "not-attacker" and view is not None and action is not None:
         if action.seat == view.defender:
+            if isinstance(action, Pass):
+                return _(S.PHASE_YOUR_DEFENCE)  # the defender does not pass: beat or take
             return _(S.REFUSED_DEFENDER_CANNOT_THROW_IN)
         return _(S.REFUSED_PARTNER)
     if reason == "not-a-trump" and action is not None and hasattr(action, "card"):

@@ -8,7 +8,7 @@ import pytest
 
 from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
-from p2pdurak.rules import Beat, GameResult, Options, Play, Transfer, view_of
+from p2pdurak.rules import Beat, GameResult, Options, Pass, Play, Transfer, view_of
 from p2pdurak.rules.state import DECLARING
 from p2pdurak.ui.session import SeatInfo
 from p2pdurak.ui.texts import Names, refusal_text, result_lines
@@ -47,6 +47,9 @@ def test_ui_texts_every_reason_has_a_message(lang: str) -> None:
     assert refusal_text("no-such-code", None, view, NAMES) == generic.format(reason="no-such-code")
     transfer = refusal_text("defender-hand-limit", Transfer(d, card), view, NAMES)
     assert transfer == i18n.gettext(S.REFUSED_TRANSFER_TOO_BIG)
+    # the defender's pass and throw-in are refused with the same code and told apart
+    assert refusal_text("not-attacker", Pass(d), view, NAMES) == i18n.gettext(S.PHASE_YOUR_DEFENCE)
+    assert refusal_text("not-attacker", Play(d, card), view, NAMES) == i18n.gettext(S.REFUSED_DEFENDER_CANNOT_THROW_IN)
 
 
 def test_ui_texts_results(lang: str) -> None:
