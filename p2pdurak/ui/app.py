@@ -273,12 +273,14 @@ class GameApp:
             await self._act(parsed.action)
 
     async def _maybe_auto_pass(self) -> None:
-        """Outside the cheating variant, pass for the player when passing is all they can do: a pass costs nothing
-        (any new card cancels it) and the others would wait for it."""
+        """Outside the cheating variant, once every card on the table is beaten (or taken), pass for the player
+        when passing is all they can do: the bout waits for it, and it costs nothing (a new card cancels it)."""
         view = self.model.view
         offered = self.model.offers
         if not self.auto_pass or view is None or view.options.cheating or self.closed is not None:
             return
+        if -1 in view.beats and not view.taken:
+            return  # the defender moves first; a pass now would only clutter the log
         if len(offered) != 1 or not isinstance(offered[0].action, Pass) or self._auto_passed_at == view.table_version:
             return
         self._auto_passed_at = view.table_version

@@ -12,11 +12,12 @@ import trio
 
 from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
+from p2pdurak.peer import ActionApplied
 from p2pdurak.peer.verify import verify_transcript_bytes
-from p2pdurak.rules import Options
+from p2pdurak.rules import Options, Pass
 from p2pdurak.ui.app import GameApp, Saver, play_match
 from p2pdurak.ui.memory import TableConfig, open_memory_session
-from p2pdurak.ui.session import SeatSession
+from p2pdurak.ui.session import Change, EntryApplied, SeatSession
 from tests.ui.ui_fakes import FakeTerminal, first_offer, screen_reader
 
 
@@ -155,3 +156,40 @@ async def test_ui_app_survives_a_broken_bot(tmp_path: Path) -> None:
         term.app = app
         await app.run()
     assert app.ended is not None and verify_transcript_bytes((tmp_path / "game1.dlog").read_bytes()).valid
+
+
+def never_passes(app: GameApp | None, screen: list[str]) -> str | None:
+    """Plays the first move that is not a pass; leaves passing to the client."""
+    if app is None:
+        return None
+    if app.model.end_lines:
+        return "q"
+    moves = [o for o in app.model.offers if not isinstance(o.action, Pass)]
+    return moves[0].keys if moves else None
+
+
+async def test_ui_app_auto_pass(tmp_path: Path) -> None:
+    """A player who never types `d` still finishes the game: the client passes for them when passing is all they
+    can do and every card on the table is beaten or taken (never earlier)."""
+    term = FakeTerminal(never_passes)
+    async with open_memory_session(TableConfig(Options(players=3), name="Tess", bot_delay=0, seed=12)) as session:
+        app = GameApp(session, term, save=saver(tmp_path))
+        term.app = app
+        log: list[EntryApplied] = []
+        original = session.changes
+
+        async def spy() -> list[Change]:
+            batch = await original()
+            log.extend(c for c in batch if isinstance(c, EntryApplied))
+            return batch
+
+        session.changes = spy  # type: ignore[method-assign]
+        await app.run()
+    assert app.ended is not None
+    ours = [
+        (c.before, ev.action) for c in log for ev in c.events
+        if isinstance(ev, ActionApplied) and isinstance(ev.action, Pass) and ev.action.seat == 0
+    ]
+    assert ours
+    for before, _action in ours:
+        assert before is not None and (before.taken or -1 not in before.beats)
