@@ -184,7 +184,8 @@ async def test_ui_app_auto_pass(tmp_path: Path) -> None:
             return batch
 
         session.changes = spy  # type: ignore[method-assign]
-        await app.run()
+        with trio.fail_after(120):  # without the auto-pass the bout would wait for us forever
+            await app.run()
     assert app.ended is not None
     ours = [
         (c.before, ev.action) for c in log for ev in c.events
