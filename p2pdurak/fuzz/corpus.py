@@ -10,7 +10,7 @@ from p2pdurak.crypto import deck, deck_sim
 from p2pdurak.crypto.deck import DeckParams, DeckTranscript
 from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.secrets_store import SeatSecrets
-from p2pdurak.log import Sequencer
+from p2pdurak.log import Sequencer, sha256
 from p2pdurak.log.fixtures import Table, honest_chain, make_table
 from p2pdurak.log.messages import Entry, EntryData, Genesis, Move, MoveData
 from p2pdurak.log.moves import sign_reject
@@ -20,8 +20,13 @@ from p2pdurak.wire import decode
 
 LOG_SEATS = 3
 LOG_MOVES = 9
-GAME_SEEDS = (3, 5)
-GAME_OPTIONS = Options(deck=24, players=2)
+DECK_SIZE = 24
+GAMES = (
+    (3, Options(deck=DECK_SIZE, players=2)),
+    (5, Options(deck=DECK_SIZE, players=2)),
+    (4, Options(deck=DECK_SIZE, players=2, transfer=True, show_trump=True, cheating=True)),
+)
+"""(seed, variant) of the corpus games: two plain games, one with transfers, shown trumps, cheats and challenges."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +35,7 @@ class LogCorpus:
     entries: tuple[bytes, ...]  # an honest chain
     moves: tuple[bytes, ...]  # the move inside each entry
     others: tuple[bytes, ...]  # the envelopes' inner bytes (genesis data, entry data, move data) and a reject
+    rejects: tuple[bytes, ...]  # host-signed rejects of some of the moves
 
 
 @cache
@@ -39,9 +45,12 @@ def log_corpus() -> LogCorpus:
     moves = tuple(decode(decode(e, Entry).data, EntryData).move for e in entries)
     inner = [decode(table.genesis_bytes, Genesis).data]
     inner += [decode(e, Entry).data for e in entries] + [decode(m, Move).data for m in moves]
-    first = decode(decode(moves[0], Move).data, MoveData)
-    inner.append(sign_reject(table.host, table.genesis.hash, first.author, 5, hashlib.sha256(b"x").digest(), "late"))
-    return LogCorpus(table, entries, moves, tuple(inner))
+    rejects = []
+    for move, reason in zip(moves[:3], ("stale-action", "not-your-turn", "x"), strict=True):
+        data = decode(decode(move, Move).data, MoveData)
+        rejects.append(sign_reject(table.host, table.genesis.hash, data.author, data.counter, sha256(move), reason))
+    inner.append(rejects[0])
+    return LogCorpus(table, entries, moves, tuple(inner), tuple(rejects))
 
 
 def sequencer_at(corpus: LogCorpus, length: int) -> Sequencer:
@@ -75,14 +84,10 @@ def deck_corpus() -> DeckCorpus:
 
 
 @cache
-def game(seed: int) -> MemoryTable:
-    """A finished 2-player, 24-card game without shuffle proofs (fast to replay)."""
-    return play_random_game(GAME_OPTIONS, seed, shuffle_proofs=False)
-
-
-@cache
-def games() -> tuple[MemoryTable, ...]:
-    return tuple(game(seed) for seed in GAME_SEEDS)
+def game(index: int) -> MemoryTable:
+    """Corpus game `index` of GAMES: finished, 2 players, 24 cards, no shuffle proofs (fast to replay)."""
+    seed, options = GAMES[index]
+    return play_random_game(options, seed, shuffle_proofs=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +115,7 @@ def wire_seeds() -> tuple[bytes, ...]:
     """Real encodings of most message types: log envelopes and their contents, bodies and options of a game."""
     log = log_corpus()
     seeds = [log.table.genesis_bytes, *log.entries[:3], *log.moves[:3], *log.others]
-    played = game(GAME_SEEDS[0])
+    played = game(0)
     seeds.append(played.genesis.options)
     bodies: dict[int, bytes] = {}
     for entry in played.entries:

@@ -11,6 +11,7 @@ TARGETS: dict[str, Target] = {
         targets_wire.TARGET,
         targets_log.GENESIS,
         targets_log.MOVE,
+        targets_log.REJECT,
         targets_log.ENTRY,
         targets_deck.MESSAGE,
         targets_deck.PROOF,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import DrawFn
 
 from p2pdurak.errors import PeerFault
-from p2pdurak.fuzz.corpus import GAME_SEEDS, entry_parts, game
+from p2pdurak.fuzz.corpus import entry_parts, game
 from p2pdurak.fuzz.fork import fork
 from p2pdurak.fuzz.target import Target, fail, unexpected
 from p2pdurak.fuzz.targets_peer import OBSERVER, Case, move_cases, prefixes
@@ -23,7 +23,7 @@ from p2pdurak.wire import token_charset
 def _sequencers(game_index: int) -> tuple[Sequencer, ...]:
     """The host's sequencer after every prefix of the game (fork one before use), built by submitting each move
     again: the sequencer must give back the very entry of the game."""
-    table = game(GAME_SEEDS[game_index])
+    table = game(game_index)
     sequencer = Sequencer(table.genesis, table.identities[table.genesis.host])
     out = [fork(sequencer)]
     for entry in table.entries:
@@ -45,7 +45,7 @@ def submit_cases(draw: DrawFn) -> Case:
 
 
 def check_submit(case: Case) -> str:
-    table = game(GAME_SEEDS[case.game])
+    table = game(case.game)
     host = table.genesis.host
     sequencer = fork(_sequencer(case.game, case.prefix))
     host_peer = fork(prefixes(case.game, host)[case.prefix])

@@ -5,6 +5,7 @@ only if it is byte-identical to the genuine one (re-signed inputs: only if every
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 
 from hypothesis import strategies as st
 from hypothesis.strategies import DrawFn
@@ -16,9 +17,9 @@ from p2pdurak.fuzz.corpus import LogCorpus, entry_parts, log_corpus
 from p2pdurak.fuzz.lenient import Node
 from p2pdurak.fuzz.mutate import mutated
 from p2pdurak.fuzz.target import Target, fail, show, unexpected
-from p2pdurak.log import ChainFollower, authenticate_move, sha256, verify_genesis
-from p2pdurak.log.messages import Genesis, GenesisData, Move, MoveData
-from p2pdurak.wire import decode, encode
+from p2pdurak.log import ChainFollower, authenticate_move, sha256, verify_genesis, verify_reject
+from p2pdurak.log.messages import Genesis, GenesisData, Move, MoveData, Reject
+from p2pdurak.wire import decode, encode, token_charset
 
 MUTATED, FORGED = "mutated", "forged"
 
@@ -137,10 +138,69 @@ def check_move(case: Case) -> str:
         raise unexpected("authenticate_move", exc) from exc
     if case.how == MUTATED and case.data not in corpus.moves:
         raise fail("authenticate_move accepted a changed move whose signature was not made again")
+    _check_against_full_chain(case.data)
     data = decode(decode(case.data, Move).data, MoveData)
     if move.author != data.author or move.author >= genesis.seats or move.hash != sha256(case.data):
         raise fail("authenticate_move returned fields that are not the move's")
     return "accepted" if case.data in corpus.moves else "accepted:re-signed"
+
+
+@cache
+def _full_chain() -> ChainFollower:
+    corpus = log_corpus()
+    chain = ChainFollower(corpus.table.genesis)
+    for entry in corpus.entries:
+        chain.accept(entry)
+    return chain
+
+
+def _check_against_full_chain(move_bytes: bytes) -> None:
+    """ChainFollower.check_move (a move from the mesh): only PeerFault, and the follower stays as it was."""
+    chain = _full_chain()
+    probes = (*_forge_table(log_corpus()).hashes, sha256(move_bytes))
+    before = _State.of(chain, probes)
+    try:
+        pending = chain.check_move(move_bytes)
+    except PeerFault:
+        pending = None
+    except Exception as exc:
+        raise unexpected("ChainFollower.check_move", exc) from exc
+    if _State.of(chain, probes) != before:
+        raise fail("ChainFollower.check_move changed the follower")
+    if pending is not None and chain.length_at(pending.move.seen) != pending.seen_length:
+        raise fail("check_move gave a seen length that is not the seen entry's")
+
+
+# ------------------------------------------------------------------------------------------------- rejects
+
+@st.composite
+def reject_cases(draw: DrawFn) -> Case:
+    corpus = log_corpus()
+    if draw(st.booleans()):
+        return Case(MUTATED, draw(mutated(corpus.rejects, corpus.others)))
+    data = decode(draw(st.sampled_from(corpus.rejects)), Reject).data
+    changed = draw(mutated((data,), corpus.others))
+    signer = corpus.table.identities[draw(st.sampled_from((0, 0, 0, 1)))]
+    envelope = Node("array", items=(Node("uint", 9), Node("bin", changed), Node("bin", signer.sign("reject", changed))))
+    return Case(FORGED, lenient.write(envelope))
+
+
+def check_reject(case: Case) -> str:
+    corpus = log_corpus()
+    genesis = corpus.table.genesis
+    try:
+        reject = verify_reject(genesis, case.data)
+    except PeerFault as exc:
+        if exc.seat != genesis.host:
+            raise fail(f"verify_reject: {exc.reason} names seat {exc.seat}, not the host who signs rejects") from exc
+        return f"rejected:{exc.reason}"
+    except Exception as exc:
+        raise unexpected("verify_reject", exc) from exc
+    if case.how == MUTATED and case.data not in corpus.rejects:
+        raise fail("verify_reject accepted a changed reject whose signature was not made again")
+    if reject.author >= genesis.seats or token_charset(reject.reason) is not None or reject.encoded != case.data:
+        raise fail(f"verify_reject accepted {reject!r}")
+    return "accepted" if case.data in corpus.rejects else "accepted:re-signed"
 
 
 # ------------------------------------------------------------------------------------------------- entries
@@ -229,4 +289,5 @@ def check_entry(case: Case) -> str:
 
 GENESIS = Target("log-genesis", "p2pdurak.log.verify_genesis", genesis_cases, check_genesis)
 MOVE = Target("log-move", "p2pdurak.log.authenticate_move", move_cases, check_move)
+REJECT = Target("log-reject", "p2pdurak.log.verify_reject", reject_cases, check_reject)
 ENTRY = Target("log-accept", "p2pdurak.log.ChainFollower.accept and compare", entry_cases, check_entry)

@@ -14,7 +14,7 @@ from hypothesis.strategies import DrawFn
 from p2pdurak.crypto.group import scalar_to_bytes
 from p2pdurak.errors import LocalError, PeerFault, RuleError
 from p2pdurak.fuzz import forge
-from p2pdurak.fuzz.corpus import GAME_OPTIONS, GAME_SEEDS, entry_parts, game
+from p2pdurak.fuzz.corpus import DECK_SIZE, GAMES, entry_parts, game
 from p2pdurak.fuzz.fork import fork, replayed
 from p2pdurak.fuzz.mutate import mutated
 from p2pdurak.fuzz.target import Target, fail, show, unexpected
@@ -24,12 +24,14 @@ from p2pdurak.peer import Faulted, Peer
 from p2pdurak.peer.verify import verify_transcript_bytes
 
 OBSERVER = -1
-MUTATED, FORGED = "mutated", "forged"
+MUTATED, FORGED, REORDERED = "mutated", "forged", "reordered"
+"""How an input was made: bytes changed (no signature made again), re-signed by the right keys, genuine entries
+dropped, repeated, moved or cut off."""
 
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    game: int  # index into GAME_SEEDS
+    game: int  # index into corpus.GAMES
     viewer: int  # the seat whose peer receives (OBSERVER: a peer with no seat, as the verifier runs)
     prefix: int  # entries replayed before the fuzzed one
     how: str
@@ -43,7 +45,7 @@ class Case:
 @cache
 def prefixes(game_index: int, viewer: int) -> tuple[Peer, ...]:
     """The peer of `viewer` after every prefix of the game (forks: feed copies of them, never these)."""
-    table = game(GAME_SEEDS[game_index])
+    table = game(game_index)
     if viewer == OBSERVER:
         peer = Peer(table.genesis)
     else:
@@ -54,7 +56,7 @@ def prefixes(game_index: int, viewer: int) -> tuple[Peer, ...]:
 
 @cache
 def forge_table(game_index: int) -> forge.Table:
-    table = game(GAME_SEEDS[game_index])
+    table = game(game_index)
     keys = tuple(
         tuple(scalar_to_bytes(k) for k in p.secrets.lock_keys) if p.secrets is not None else () for p in table.peers
     )
@@ -64,13 +66,13 @@ def forge_table(game_index: int) -> forge.Table:
 
 @cache
 def bodies(game_index: int) -> tuple[bytes, ...]:
-    return tuple(sorted({entry_parts(e).body for e in game(GAME_SEEDS[game_index]).entries}))
+    return tuple(sorted({entry_parts(e).body for e in game(game_index).entries}))
 
 
 @st.composite
 def entry_cases(draw: DrawFn) -> Case:
-    g = draw(st.integers(0, len(GAME_SEEDS) - 1))
-    table = game(GAME_SEEDS[g])
+    g = draw(st.integers(0, len(GAMES) - 1))
+    table = game(g)
     viewer = draw(st.sampled_from((OBSERVER, 0, 1)))
     prefix = draw(st.integers(0, len(table.entries) - 1))
     genuine = table.entries[prefix]
@@ -79,7 +81,7 @@ def entry_cases(draw: DrawFn) -> Case:
     parts = entry_parts(genuine)
     if draw(st.integers(0, 4)) == 0:  # another entry of the game, re-sequenced to fit here
         parts = entry_parts(table.entries[draw(st.integers(0, len(table.entries) - 1))])
-    forged = draw(forge.forged_entry(forge_table(g), parts, bodies(g), size=GAME_OPTIONS.deck))
+    forged = draw(forge.forged_entry(forge_table(g), parts, bodies(g), size=DECK_SIZE))
     return Case(g, viewer, prefix, FORGED, forged)
 
 
@@ -102,7 +104,7 @@ class _Seen:
 
 
 def check_receive(case: Case) -> str:
-    table = game(GAME_SEEDS[case.game])
+    table = game(case.game)
     template = prefixes(case.game, case.viewer)[case.prefix]
     peer = fork(template)
     before = _Seen.of(peer)
@@ -121,7 +123,12 @@ def check_receive(case: Case) -> str:
             raise fail(f"the genuine entry {case.prefix} faulted: {f.reason}: {f.message}")
         if f.entry != case.prefix or peer.chain.length not in (before.length, before.length + 1):
             raise fail(f"Faulted names entry {f.entry} for entry {case.prefix}")
-        _host_agrees(case, template, accepted=False)
+        host = table.genesis.host
+        if _host_agrees(case, template, accepted=False) is not None and f.seat != host:
+            raise fail(f"an entry the chain takes broke the game ({f.reason}), but Faulted names seat {f.seat}, "
+                       f"not the host {host} who appended it (SPEC.md R-PEER-12)")
+        if peer.receive(genuine) != [] or peer.snapshot is not before.snapshot:
+            raise fail("a faulted peer went on with the next entry")
         return f"faulted:{f.reason}"
     if events == [] and _Seen.of(peer) == before:
         if case.data not in table.entries[: case.prefix]:
@@ -140,8 +147,9 @@ def check_receive(case: Case) -> str:
     return "accepted:re-signed"
 
 
-def _host_agrees(case: Case, template: Peer, *, accepted: bool) -> None:
-    """The host validates a move with the same code every peer runs on the entry: both must agree."""
+def _host_agrees(case: Case, template: Peer, *, accepted: bool) -> int | None:
+    """The host validates a move with the same code every peer runs on the entry: both must agree.
+    Returns the move's author if the chain alone takes the entry (the rules or deck checks refused it)."""
     probe = fork(template)
     chain_ok = fork(template.chain)
     try:
@@ -149,19 +157,20 @@ def _host_agrees(case: Case, template: Peer, *, accepted: bool) -> None:
     except PeerFault:
         if accepted:
             raise fail("receive took an entry that the chain alone refuses") from None
-        return
+        return None
     if entry is None:
-        return
+        return None
     try:
         probe.validate(entry.move, entry.seen_length)
     except (PeerFault, RuleError) as exc:
         if accepted:
             raise fail(f"receive took a move that validate refuses ({exc.reason})") from exc
-        return
+        return entry.move.author
     except Exception as exc:
         raise unexpected("Peer.validate", exc) from exc
     if not accepted:
         raise fail("validate takes a move whose entry receive refused")
+    return entry.move.author
 
 
 # ------------------------------------------------------------------------------------------------- validate
@@ -172,7 +181,7 @@ def move_cases(draw: DrawFn) -> Case:
     try:
         return Case(case.game, case.viewer, case.prefix, case.how, entry_parts(case.data).move)
     except Exception:  # an entry that no longer parses: fuzz the genuine move's bytes instead
-        genuine = entry_parts(game(GAME_SEEDS[case.game]).entries[case.prefix]).move
+        genuine = entry_parts(game(case.game).entries[case.prefix]).move
         return Case(case.game, case.viewer, case.prefix, MUTATED, draw(mutated((genuine,))))
 
 
@@ -201,8 +210,8 @@ def check_validate(case: Case) -> str:
 
 @st.composite
 def transcript_cases(draw: DrawFn) -> Case:
-    g = draw(st.integers(0, len(GAME_SEEDS) - 1))
-    table = game(GAME_SEEDS[g])
+    g = draw(st.integers(0, len(GAMES) - 1))
+    table = game(g)
     original = table.transcript()
     op = draw(st.integers(0, 5))
     if op == 5:
@@ -221,7 +230,7 @@ def transcript_cases(draw: DrawFn) -> Case:
             entries.insert(draw(st.integers(0, len(entries) - 1)), entries.pop(i))
         else:
             entries = entries[:i]
-        return Case(g, OBSERVER, i, FORGED, encode_transcript(table.genesis_bytes, entries))
+        return Case(g, OBSERVER, i, REORDERED, encode_transcript(table.genesis_bytes, entries))
     if op == 2:  # an entry re-signed with a changed move, at its place
         entries[i] = draw(forge.forged_entry(forge_table(g), entry_parts(entries[i]), bodies(g)))
         return Case(g, OBSERVER, i, FORGED, encode_transcript(table.genesis_bytes, entries))
@@ -236,7 +245,7 @@ def transcript_cases(draw: DrawFn) -> Case:
 
 
 def check_transcript(case: Case) -> str:
-    original = game(GAME_SEEDS[case.game]).transcript()
+    original = game(case.game).transcript()
     try:
         report = verify_transcript_bytes(case.data)
     except LocalError as exc:  # TranscriptError is one: not a transcript file at all
@@ -246,6 +255,8 @@ def check_transcript(case: Case) -> str:
     if report.valid:
         if case.data == original:
             return "valid"
+        if case.how == FORGED:  # an entry re-signed by its author and the host can make another valid game
+            return "valid:re-signed"
         raise fail("verify_transcript_bytes reports a changed transcript as valid")
     if case.data == original:
         raise fail(f"the genuine transcript is reported invalid: {report.reason}")

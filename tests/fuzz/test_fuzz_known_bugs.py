@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from p2pdurak.fuzz.corpus import GAME_SEEDS, game
+from p2pdurak.fuzz.corpus import game
 from p2pdurak.log import encode_transcript
 from p2pdurak.peer.verify import verify_transcript_bytes
 
 
 def test_fuzz_a_transcript_that_repeats_an_entry_is_invalid() -> None:
-    table = game(GAME_SEEDS[0])
+    table = game(0)
     entries = list(table.entries)
     repeated = encode_transcript(table.genesis_bytes, [entries[0], entries[0], *entries[1:]])
     report = verify_transcript_bytes(repeated)

@@ -15,6 +15,7 @@ EXAMPLES = {
     "wire": 400,
     "log-genesis": 150,
     "log-move": 150,
+    "log-reject": 100,
     "log-accept": 200,
     "deck-decode": 200,
     "shuffle-proof": 150,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from p2pdurak.fuzz import lenient, targets_peer, targets_wire
 from p2pdurak.fuzz.__main__ import main
-from p2pdurak.fuzz.corpus import GAME_SEEDS, game, wire_seeds
+from p2pdurak.fuzz.corpus import game, wire_seeds
 from p2pdurak.fuzz.fork import fork
 from p2pdurak.fuzz.lenient import Node
 from p2pdurak.fuzz.mutate import mutated
@@ -80,7 +80,7 @@ def test_fuzz_mutations_differ_from_the_seeds() -> None:
 
 
 def test_fuzz_a_fork_is_independent_and_behaves_like_a_replay() -> None:
-    table = game(GAME_SEEDS[0])
+    table = game(0)
     forks = prefixes(0, OBSERVER)
     k = 20
     original = forks[k]
@@ -161,7 +161,7 @@ def test_fuzz_wire_oracle_fails_on_a_decoder_that_takes_a_longer_form(monkeypatc
 
 
 def test_fuzz_peer_oracle_fails_on_a_receive_that_raises(monkeypatch: pytest.MonkeyPatch) -> None:
-    table = game(GAME_SEEDS[0])
+    table = game(0)
     case = targets_peer.Case(0, OBSERVER, 3, targets_peer.MUTATED, table.entries[3][:-1])
 
     def broken(self: object, entry: bytes) -> list[object]:
@@ -174,7 +174,7 @@ def test_fuzz_peer_oracle_fails_on_a_receive_that_raises(monkeypatch: pytest.Mon
 
 
 def test_fuzz_transcript_oracle_fails_on_a_verifier_that_says_valid(monkeypatch: pytest.MonkeyPatch) -> None:
-    table = game(GAME_SEEDS[0])
+    table = game(0)
     changed = encode_transcript(table.genesis_bytes, table.entries[:-1])
     case = targets_peer.Case(0, OBSERVER, 0, targets_peer.MUTATED, changed)
     assert targets_peer.check_transcript(case).startswith("invalid:")
