@@ -106,6 +106,14 @@ def bout_end_lines(before: State, after: State, names: Names, added: int = 0) ->
     return lines
 
 
+def quiet_pass(action: Action, before: State, me: int) -> bool:
+    """Passes that would crowd the short log: everyone's but our own and the first attacker's "done" (in the
+    cheating variant every seat passes after every card, so only our own are told)."""
+    if not isinstance(action, Pass) or action.seat == me:
+        return False
+    return before.options.cheating or action.seat != before.attacker
+
+
 def entry_lines(change: EntryApplied, names: Names) -> list[str]:
     """The log lines one applied entry adds (protocol steps such as keys and acks add none)."""
     lines: list[str] = []
@@ -113,8 +121,9 @@ def entry_lines(change: EntryApplied, names: Names) -> list[str]:
     added = 0
     for ev in change.events:
         if isinstance(ev, ActionApplied) and before is not None and after is not None:
-            lines.append(action_text(ev.action, before, after, names))
             added += isinstance(ev.action, (Play, Beat, Transfer))
+            if not quiet_pass(ev.action, before, names.me):
+                lines.append(action_text(ev.action, before, after, names))
         elif isinstance(ev, Verdict):
             lines.append(verdict_text(ev, names))
         elif isinstance(ev, Faulted):

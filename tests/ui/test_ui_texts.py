@@ -8,10 +8,11 @@ import pytest
 
 from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
-from p2pdurak.rules import Beat, GameResult, Options, Pass, Play, Transfer, view_of
+from p2pdurak.peer import ActionApplied
+from p2pdurak.rules import Beat, GameResult, Options, Pass, Play, Transfer, apply, view_of
 from p2pdurak.rules.state import DECLARING
-from p2pdurak.ui.session import SeatInfo
-from p2pdurak.ui.texts import Names, refusal_text, result_lines
+from p2pdurak.ui.session import EntryApplied, SeatInfo
+from p2pdurak.ui.texts import Names, entry_lines, refusal_text, result_lines
 from tests.ui.test_ui_keys import states
 
 NAMES = Names([SeatInfo("Tess"), SeatInfo("Anya", "easy"), SeatInfo("Boris", "hard"), SeatInfo("Vera")], 0)
@@ -72,3 +73,23 @@ def test_ui_texts_names() -> None:
     assert NAMES(0) == "Tess (you)" and NAMES(1) == "Anya" and NAMES.plain(0) == "Tess"
     assert NAMES.label(1) == "Anya (computer, easy)" and NAMES.label(3) == "Vera"
     assert NAMES(9) == "?"
+
+
+def test_ui_texts_log_keeps_passes_short() -> None:
+    """The short log tells our own passes and the first attacker's "done", not every other attacker's pass."""
+    i18n.install("en")
+    st = next(
+        s for s in states(Options(players=4), seed=17)
+        if s.phase != DECLARING and s.attacks and -1 not in s.beats and not s.passed
+    )
+    others = [x for x in range(4) if x not in (st.attacker, st.defender)]
+    me, other = others[0], others[1]
+    names = Names([SeatInfo(n) for n in ("Tess", "Anya", "Boris", "Vera")], me)
+
+    def told(seat: int) -> list[str]:
+        after = apply(st, Pass(seat))
+        return entry_lines(EntryApplied(7, (ActionApplied(7, Pass(seat)),), st, after), names)
+
+    assert told(st.attacker) == [f"{names(st.attacker)}: done, Bito!"]
+    assert told(me) == [f"{names(me)} passes"]
+    assert told(other) == []
