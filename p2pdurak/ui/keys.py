@@ -111,7 +111,11 @@ _WORDS = {
     "c": "c", "challenge": "c",
     "?": "?", "h": "?", "help": "?",
     "q": "q", "quit": "q", "exit": "q",
+    "беру": "t", "бито": "d", "пас": "d",
 }  # fmt: skip
+
+# The same keys typed with a Russian (ЙЦУКЕН) layout active: `е` is where `t` is, `в` where `d` is, ...
+_RUSSIAN_LAYOUT = str.maketrans("йцукенгшщзфывапролдячсмитьбю", "qwertyuiopasdfghjklzxcvbnm,.")
 
 
 def _error(message: str) -> Parsed:
@@ -125,6 +129,8 @@ def _split(text: str) -> list[str]:
     """`b1 5` and `tr4` read like `b 1 5` and `tr 4`."""
     parts: list[str] = []
     for word in text.lower().split():
+        if word not in _WORDS:
+            word = word.translate(_RUSSIAN_LAYOUT)
         glued = _GLUED.match(word)
         parts += [glued.group(1), glued.group(2)] if glued else [word]
     return parts

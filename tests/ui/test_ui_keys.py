@@ -149,3 +149,23 @@ def test_ui_keys_hand_order_trumps_last() -> None:
             assert trumps == sorted(trumps)  # non-trumps first
             ranks = [c // 4 for c, t in zip(order, trumps, strict=True) if not t]
             assert ranks == sorted(ranks)
+
+
+def test_ui_keys_russian_layout() -> None:
+    """Keys typed with the Russian layout switched on mean the same keys; Beru / Bito / pas in Russian too."""
+    i18n.install("ru")
+    try:
+        view, seat = _state_with_attack()
+        legal = legal_actions(view, seat)
+        order = hand_order(view, seat)
+        assert parse("е", view, seat, legal).action == Take(seat)  # the key under t
+        assert parse("беру", view, seat, legal).action == Take(seat)
+        assert parse("в", view, seat, legal).action == Pass(seat)  # the key under d
+        assert parse("пас", view, seat, legal).action == Pass(seat)
+        assert parse("и 1 2", view, seat, legal).action == Beat(seat, 0, order[1])  # b
+        assert parse("ек 3", view, seat, legal).action == Transfer(seat, order[2])  # tr
+        assert parse("с 1", view, seat, legal).action == Challenge(seat, view.attacks[0])  # c
+        assert parse("й", view, seat, legal).kind == "quit"
+        assert parse("жж", view, seat, legal).kind == "error"
+    finally:
+        i18n.install("en")
