@@ -411,8 +411,8 @@ def _crafted_entry_cases(bases: dict[str, bytes]) -> list[Tampered]:
 
     # The end.
     scene = Scene.at(plain, bases["plain24"], phase_is(game.AUDIT))
-    add(scene, "the host aborts while the audit runs", "R-PEER-37",
-        [scene.forger.entry(scene.forger.move(0, AbortBody(1, "missing-audit", scene.length)))],
+    add(scene, "the host aborts accusing nobody while the audit runs", "R-PEER-37",
+        [scene.forger.entry(scene.forger.move(0, AbortBody(None, "late", scene.length)))],
         invalid("game-over", scene.length, host))
     scene = Scene.at_entry(plain, bases["plain24"], n)
     add(scene, "an entry after the end of the game", "R-PEER-41",
@@ -571,8 +571,10 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     add(scene, "the defender takes", "R-PEER-24", f.move(1, TakeBody()), append())
 
     scene = Scene.at(plain, bases["plain24"], phase_is(game.AUDIT))
-    add(scene, "an abort once the audit has begun", "R-PEER-37", scene.forger.move(0, AbortBody(1, "late", 1)),
-        reject("game-over"))
+    add(scene, "an abort accusing nobody once the audit has begun", "R-PEER-37",
+        scene.forger.move(0, AbortBody(None, "late", 1)), reject("game-over"))
+    add(scene, "the host names a seat that has not published its audit", "R-PEER-37",
+        scene.forger.move(0, AbortBody(1, "silent-seat", 1)), append())
     scene = Scene.at_entry(plain, bases["plain24"], n)
     add(scene, "a move after the end", "R-PEER-41", scene.forger.move(1, PassBody()), reject("game-over"))
 

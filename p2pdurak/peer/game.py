@@ -15,6 +15,7 @@ from p2pdurak.crypto import deck as deckp
 from p2pdurak.crypto import deck_messages
 from p2pdurak.crypto.audit import audit
 from p2pdurak.crypto.deck import DeckParams, DeckTranscript
+from p2pdurak.crypto.deck_errors import NotACard
 from p2pdurak.crypto.deck_messages import AuditMsg, LockMsg, RevealMsg, ShuffleMsg
 from p2pdurak.crypto.group import scalar_from_bytes
 from p2pdurak.crypto.secrets_store import SeatSecrets
@@ -134,6 +135,7 @@ class Snapshot:
     final: GameResult | None = None
     final_fault: PeerFault | None = None  # the fault the audit found, if any
     played_at: tuple[tuple[int, int], ...] = field(default=())  # (card, seq of the entry that put it on the table)
+    broken_card: bool = False  # one of the viewer's own positions opened to no card: it must abort (R-PEER-27)
 
 
 def start(ctx: GameContext) -> Snapshot:
@@ -212,7 +214,7 @@ def advance(
     if snap.phase == OVER_PHASE:
         raise _refuse("game-over", "the game is over", author)
     if isinstance(body, AbortBody):
-        return _abort(ctx, snap, body, author)
+        return _abort(ctx, snap, body, author, seq)
     if snap.phase == SHUFFLE or snap.phase == LOCK:
         return _setup_step(ctx, snap, body, author, seq)
     if snap.phase in (DEAL_ACK, DRAW_ACK):
@@ -300,21 +302,29 @@ def _keys_complete(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Eve
         trump = _open(ctx, snap.deck, trump_pos)
         cards: list[int | None] = [None] * ctx.size
         cards[trump_pos] = trump
+        broken = False
         if sec is not None:
             for p in mine:
-                cards[p] = deckp.holder_card(snap.deck, sec, p)
+                try:
+                    cards[p] = deckp.holder_card(snap.deck, sec, p)
+                except NotACard:
+                    broken = True
         rules = new_game(ctx.options, cards, viewer=ctx.viewer, previous=ctx.previous_result())
         opened = list(snap.opened)
         opened[trump_pos] = trump
-        nxt = replace(snap, phase=PLAY, rules=rules, opened=tuple(opened), dealing=())
+        nxt = replace(snap, phase=PLAY, rules=rules, opened=tuple(opened), dealing=(), broken_card=broken)
         return nxt, [PhaseChanged(PLAY)]
     state = snap.rules
     assert state is not None
+    broken = snap.broken_card
     if sec is not None:
         for p in mine:
             if snap.opened[p] == NO_CARD:
-                state = learn(state, sec.seat, deckp.holder_card(snap.deck, sec, p))
-    return replace(snap, phase=PLAY, rules=state, dealing=()), [PhaseChanged(PLAY)]
+                try:
+                    state = learn(state, sec.seat, deckp.holder_card(snap.deck, sec, p))
+                except NotACard:
+                    broken = True
+    return replace(snap, phase=PLAY, rules=state, dealing=(), broken_card=broken), [PhaseChanged(PLAY)]
 
 
 # ------------------------------------------------------------------------------------------------- play
@@ -446,17 +456,29 @@ def _to_audit(ctx: GameContext, snap: Snapshot, ending: Ending) -> Snapshot:
     return replace(snap, phase=AUDIT, ending=ending, dealing=())
 
 
-def _abort(ctx: GameContext, snap: Snapshot, body: AbortBody, author: int) -> tuple[Snapshot, list[Event]]:
-    if snap.phase == AUDIT:
-        raise _refuse("game-over", "the game is already ending", author)
+def _abort(
+    ctx: GameContext, snap: Snapshot, body: AbortBody, author: int, length: int
+) -> tuple[Snapshot, list[Event]]:
     if body.accused is not None and body.accused >= ctx.seats:
         raise _refuse("bad-seat", f"no seat {body.accused}", author)
     if author != ctx.host and body.accused not in (None, author):
         raise _refuse("not-host", "only the host (which times seats out) may accuse another seat", author)
+    if body.waited_entries > length:
+        raise _refuse("bad-field", "waited_entries is beyond the chain", author)
+    if snap.phase == AUDIT:
+        # During the audit only a seat that withholds its audit can still be named (R-PEER-44).
+        ending = snap.ending
+        if (
+            body.accused is None
+            or snap.audited >> body.accused & 1
+            or body.accused not in _audit_needed(ctx, snap)
+            or (ending is not None and ending.kind == "abort" and ending.accused is not None)
+        ):
+            raise _refuse("game-over", "the game is already ending", author)
     nxt = _to_audit(ctx, snap, Ending("abort", body.accused, body.reason, author))
-    if not _audit_needed(ctx, nxt):
-        return _finish(ctx, nxt)
-    return nxt, [PhaseChanged(AUDIT)]
+    if any(not nxt.audited >> s & 1 for s in _audit_needed(ctx, nxt)):
+        return nxt, [PhaseChanged(AUDIT)]
+    return _finish(ctx, nxt)
 
 
 def _audit_step(ctx: GameContext, snap: Snapshot, body: object, author: int) -> tuple[Snapshot, list[Event]]:

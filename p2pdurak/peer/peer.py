@@ -59,6 +59,9 @@ def game_context(genesis: VerifiedGenesis, seat: int | None, secrets: SeatSecret
         raise PeerFault("bad-options", f"genesis options: {exc.message}", seat=genesis.host) from exc
     if options.players != genesis.seats:
         raise PeerFault("bad-options", "the options and the roster disagree on the number of seats", seat=genesis.host)
+    previous = game_options.previous_durak
+    if previous is not None and previous >= genesis.seats:
+        raise PeerFault("bad-options", "previous_durak names no seat", seat=genesis.host)
     params = DeckParams(genesis.hash, options.deck, genesis.seats, shuffle_proofs=game_options.shuffle_proofs)
     return game.GameContext(
         genesis.hash, genesis.seats, genesis.host, options, game_options, params, seat, secrets
@@ -154,8 +157,9 @@ class Peer:
         try:
             checked = self._check(entry.move, entry.seq, entry.seen_length)
         except (PeerFault, RuleError) as exc:
-            fault = exc if isinstance(exc, PeerFault) else PeerFault(exc.reason, exc.message, seat=entry.move.author)
-            self.faulted = Faulted(fault.reason, fault.message, fault.seat, index, (entry_bytes,))
+            # The host checks every move with this same code before it signs the entry, so appending a move that
+            # fails here is the host's fault (SPEC R-PEER-12); the entry itself is the evidence.
+            self.faulted = Faulted(exc.reason, exc.message, self.genesis.host, index, (entry_bytes,))
             return [self.faulted]
         self._checked.clear()
         self.snapshot = checked.snapshot
@@ -219,6 +223,9 @@ class Peer:
         snap, seat, sec = self.snapshot, self.seat, self.secrets
         assert seat is not None and sec is not None
         phase = snap.phase
+        if snap.broken_card and phase not in (game.AUDIT, game.OVER_PHASE):
+            # One of our own cards opened to no card: a shuffle layer is wrong; the audit will say whose.
+            return AbortBody(None, "not-a-card", min(self.chain.length, 0xFFFF))
         if phase in (game.SHUFFLE, game.LOCK):
             if snap.deck.next_seat != seat:
                 return None

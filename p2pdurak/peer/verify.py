@@ -84,7 +84,7 @@ def verify_transcript_bytes(data: bytes) -> VerifyReport:
             if isinstance(event, Verdict):
                 verdicts.append(event)
         if observer.faulted is None and observer.chain.length == length:
-            return VerifyReport(False, "duplicate-entry", index, genesis.host, "an entry repeats an earlier one",
+            return VerifyReport(False, "duplicate-entry", index, None, "an entry repeats an earlier one",
                                 total, verdicts=tuple(verdicts), names=names)
         if observer.faulted is not None:
             f = observer.faulted

@@ -16,14 +16,7 @@ from p2pdurak.conformance.transcripts import rebuild, run_tampered_file, sha256_
 
 # (file, tcId) -> why this implementation fails the case. Remove an entry when the bug is fixed: the strict
 # xfail below turns a fixed deviation into a failure so that the list cannot go stale.
-KNOWN_DEVIATIONS: dict[tuple[str, int], str] = {
-    ("transcript-tampered.json", 12): "peer/verify.py: a verbatim repeated entry names the host; SPEC 7.8 and "
-    "R-PEER-46 name nobody (anyone can copy a record in a file)",
-    ("transcript-tampered.json", 37): "peer/peer.py receive(): an illegal body in an entry blames its author, "
-    "not the host that appended it (R-PEER-12)",
-    ("transcript-tampered.json", 38): "as tcId 37: a stale pass appended by the host blames the passing seat",
-    ("peer-messages.json", 41): "peer/peer.py game_context(): previous_durak >= players is accepted (R-PEER-4)",
-}
+KNOWN_DEVIATIONS: dict[tuple[str, int], str] = {}
 
 
 @pytest.fixture(scope="module")

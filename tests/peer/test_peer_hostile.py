@@ -93,6 +93,7 @@ def test_a_stale_pass_is_refused() -> None:
 
 
 def test_dishonest_host_appending_an_illegal_move_is_caught_by_every_peer() -> None:
+    """The host checks every move before it signs the entry, so the host is the seat at fault (R-PEER-12)."""
     table = _table_in_play()
     opener, _ = _opener_and_rest(table)
     position = _closed_position(table, opener)
@@ -101,10 +102,9 @@ def test_dishonest_host_appending_an_illegal_move_is_caught_by_every_peer() -> N
     table.deliver(entry)
     faults = table.faults()
     assert len(faults) == 3 and {f.reason for f in faults} == {"wrong-key"}
-    assert {f.seat for f in faults} == {opener} and all(f.evidence == (entry,) for f in faults)
+    assert {f.seat for f in faults} == {0} and all(f.evidence == (entry,) for f in faults)  # the host appended it
     report = verify_transcript_bytes(table.transcript())
-    assert (report.valid, report.reason, report.entry, report.seat) == (False, "wrong-key", len(table.entries) - 1,
-                                                                        opener)
+    assert (report.valid, report.reason, report.entry, report.seat) == (False, "wrong-key", len(table.entries) - 1, 0)
 
 
 def test_an_equivocating_host_is_named_with_both_entries() -> None:
@@ -193,5 +193,30 @@ def test_only_the_host_accuses_and_an_abort_ends_with_an_audit() -> None:
     while table.step_protocol():
         pass
     assert all(p.over for p in table.peers if p.seat != 2)
+    report = verify_transcript_bytes(table.transcript())
+    assert report.valid and report.how == "abort" and report.result is not None and report.result.forfeit == 2
+
+
+def test_previous_durak_must_name_a_seat() -> None:
+    import pytest
+
+    from p2pdurak.errors import PeerFault
+
+    with pytest.raises(PeerFault) as info:
+        MemoryTable.create(Options(players=2), seed=1, shuffle_proofs=False, previous_durak=2)
+    assert info.value.reason == "bad-options"
+
+
+def test_a_seat_withholding_its_audit_can_be_named_during_the_audit() -> None:
+    table = _table_in_play()
+    host = table.host_peer
+    assert isinstance(table.submit(host.abort(None, "leaving")), Appended)
+    first = table.peers[0].protocol_move()
+    assert first is not None and isinstance(table.submit(first), Appended)  # seat 0 audits, seats 1 and 2 do not
+    _refused(table, _sign(table, 1, AbortBody(2, "silent-seat", len(table.entries))), "not-host")
+    table.peers[0].pending = None
+    assert isinstance(table.submit(host.abort(2, "silent-seat")), Appended)
+    last = table.peers[1].protocol_move()
+    assert last is not None and isinstance(table.submit(last), Appended)
     report = verify_transcript_bytes(table.transcript())
     assert report.valid and report.how == "abort" and report.result is not None and report.result.forfeit == 2
