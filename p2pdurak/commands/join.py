@@ -15,6 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("link", nargs="*", help="the invite link, or the short form HOST:PORT CODE")
     add_seat_options(parser)
     add_lang_argument(parser)
+    parser.add_argument("--no-shuffle-proofs", action="store_true",
+                        help="accept a game without shuffle proofs (tests and benchmarks only)")
     parser.add_argument("--give-up", type=float, default=300.0, metavar="SECONDS",
                         help="stop trying to reach the host after this long (default 300)")
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
@@ -45,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     player = bot_player(args.bot, SeededRng(args.seed + 1) if args.seed is not None else system_rng) \
         if args.bot else None
     runner = SeatRunner(identity, profile, player=player, rng=rng, durable=not args.no_fsync,
+                        require_proofs=not args.no_shuffle_proofs,
                         listener=None if args.quiet else PrintingListener())
     name = args.name or ("Bot" if args.bot else "Player")
     session = NetSession(runner) if player is None else None

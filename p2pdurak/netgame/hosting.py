@@ -94,14 +94,6 @@ class HostCommand:
 
     async def main(self) -> tuple[bytes, str, dict[str, object], Path]:
         side = await self.open()
-        address = self.args.advertise or (self.args.bind if self.args.bind not in ("0.0.0.0", "::") else lan_address())
-        invite = side.server.invite(address, side.port)
-        if not self.args.resume:
-            self.say(f"invite link: {invite.link()}")
-            self.say(f"short form:  {format_short(address, side.port, invite.fingerprint)}")
-            self.say(f"waiting for {self.args.seats - 1} player(s); press Enter to start with those seated")
-        else:
-            self.say(f"resumed on port {side.port}; the seats reconnect by themselves")
         session = self.session = NetSession(side.runner) if side.runner.player is None else None
         if session is not None:
             side.client.observer = session.observe
@@ -135,6 +127,9 @@ class HostCommand:
                 nursery.start_soon(side.server.serve, side.listeners)
                 nursery.start_soon(side.app.arm_when_started)
                 nursery.start_soon(host_seat)
+                while side.client.seat is None and not failures:
+                    await trio.sleep(0.01)  # the host's own seat is seated first: it is seat 0
+                self._announce(side)
                 reads = session is not None or (not self.args.resume and not self.args.no_lobby_input)
                 if reads:
                     nursery.start_soon(lines.pump)
@@ -152,6 +147,17 @@ class HostCommand:
                 raise exc
             raise user_error(exc) from exc
         return endings[0]
+
+    def _announce(self, side: HostSide) -> None:
+        args = self.args
+        if args.resume:
+            self.say(f"resumed on port {side.port}; the seats reconnect by themselves")
+            return
+        address = args.advertise or (args.bind if args.bind not in ("0.0.0.0", "::") else lan_address())
+        invite = side.server.invite(address, side.port)
+        self.say(f"invite link: {invite.link()}")
+        self.say(f"short form:  {format_short(address, side.port, invite.fingerprint)}")
+        self.say(f"waiting for {args.seats - 1} player(s); press Enter to start with those seated")
 
     async def _lobby_input(self, side: HostSide, lines: SharedInput) -> None:
         """Enter starts the game with the players seated so far (at least 2). Stops reading once the lobby is

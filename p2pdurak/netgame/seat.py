@@ -17,11 +17,14 @@ from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, LocalError, PeerFault, RuleError
 from p2pdurak.log import VerifiedGenesis, authenticate_move, check_genesis_data, sha256, sign_genesis, verify_genesis
 from p2pdurak.net.client import Client
+from p2pdurak.net.errors import NetFault
 from p2pdurak.net.links import table_code
 from p2pdurak.netgame.store import SavedSeat, SeatLog, game_file
 from p2pdurak.peer import Event, Peer, Refused
 from p2pdurak.peer.harness import Chooser
+from p2pdurak.peer.messages import GameOptions
 from p2pdurak.rules import State
+from p2pdurak.wire import DecodeError, decode
 
 
 class SeatListener(Protocol):
@@ -71,8 +74,10 @@ class SeatRunner:
         durable: bool = True,
         meta: dict[str, object] | None = None,
         listener: SeatListener | None = None,
+        require_proofs: bool = False,
     ) -> None:
         self.identity = identity
+        self.require_proofs = require_proofs  # refuse to sign a genesis whose options turn the shuffle proofs off
         self.profile = profile
         self.player = player
         self.rng = rng
@@ -109,7 +114,15 @@ class SeatRunner:
             self.step()
 
     def sign_genesis(self, genesis: bytes) -> bytes:
-        check_genesis_data(genesis)
+        data = check_genesis_data(genesis)
+        if self.require_proofs:
+            try:
+                proofs = decode(data.options, GameOptions).shuffle_proofs
+            except DecodeError as exc:
+                raise LocalError("bad-options", f"the host's game options: {exc.message}") from exc
+            if not proofs:
+                raise LocalError("no-shuffle-proofs", "the host's game skips the shuffle proofs (not a fair game); "
+                                 "refusing to sign it")
         self.table_code = table_code(sha256(genesis))
         self.listener.progress("table-code", text=self.table_code)
         return sign_genesis(self.identity, genesis)
@@ -121,10 +134,14 @@ class SeatRunner:
 
     def on_entry(self, index: int, entry: bytes) -> None:
         if self.peer is None:
-            raise LocalError("no-genesis", "an entry before the genesis")
+            raise NetFault("unexpected-message", "an entry before the genesis")
         if index < len(self.entries):
             return  # the host seat's entries are applied by the host's game side as they are appended
         self.apply_entry(entry)
+        fault = self.peer.faulted
+        if fault is not None and self.client is not None:
+            self.errors.append(f"entry {fault.entry}: {fault.reason} (seat {fault.seat}): {fault.message}")
+            self.client.leave()  # a broken chain cannot go on; the transcript holds the evidence
 
     def on_reject(self, reject: bytes) -> None:
         if self.peer is None:

@@ -258,6 +258,8 @@ async def play_with_processes(spec: TableSpec, profile: Path, *, python: str = s
             cmd += ["--seed", str(spec.seed * 1009 + seat * 31)]
         if not spec.durable:
             cmd.append("--no-fsync")
+        if not spec.shuffle_proofs:
+            cmd.append("--no-shuffle-proofs")
         result = await trio.run_process(cmd, check=False, capture_stdout=True, capture_stderr=True,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
         if result.returncode != 0:

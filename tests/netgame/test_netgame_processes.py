@@ -117,7 +117,8 @@ async def drain(proc: trio.Process, seen: list[str]) -> None:
 async def test_netgame_seat_process_killed_and_resumed(tmp_path: Path) -> None:
     table: Table = await open_table(tmp_path / "host", Options(deck=24, players=2), seed=31)
     profile = tmp_path / "joiner"
-    join = [*PY, "join", table.invite.link(), "--bot", "random", "--seed", "8", "--profile", str(profile)]
+    join = [*PY, "join", table.invite.link(), "--bot", "random", "--seed", "8", "--profile", str(profile),
+            "--no-shuffle-proofs"]
     paused = trio.Event()
 
     def hook(seat: int, index: int) -> None:
@@ -236,3 +237,19 @@ async def test_netgame_silent_joiner_host_writes_an_aborted_transcript(tmp_path:
     assert checked.returncode == 0, checked.stdout
     assert "aborted; accused: seat 1 (Mute) (silent-seat)" in checked.stdout
     assert out.read_bytes() == runner.transcript()
+
+
+async def test_netgame_joiner_refuses_a_game_without_shuffle_proofs(tmp_path: Path) -> None:
+    table = await open_table(tmp_path / "host", Options(deck=24, players=2), seed=32, shuffle_proofs=False)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(table.side.server.serve, table.side.listeners)
+            nursery.start_soon(table.run_seat, 0, table.clients[0])
+            done = await trio.run_process(
+                [*PY, "join", table.invite.link(), "--bot", "easy", "--quiet", "--profile", str(tmp_path / "j")],
+                capture_stdout=True, capture_stderr=True, check=False, env=ENV,
+            )
+            nursery.cancel_scope.cancel()
+    assert done.returncode == 2
+    assert done.stderr.decode().strip().startswith("p2pdurak: no-shuffle-proofs")
+    assert table.runners[0].peer is None  # nothing was signed: the game never started
