@@ -1,4 +1,5 @@
-"""`p2pdurak bench net`: the path from a move to every seat's verified chain, over loopback TCP (no game rules)."""
+"""`p2pdurak bench net`: the path from a move to every seat's verified chain, over loopback TCP (no game rules),
+then whole 6-bot games over TCP with every check on (`p2pdurak.bench.net_game`)."""
 
 from __future__ import annotations
 
