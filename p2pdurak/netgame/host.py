@@ -110,7 +110,7 @@ class GameHost:
             return ()
         sequencer = self._sequencer()
         entries: list[bytes] = []
-        self.runner.paused = True
+        was_paused, self.runner.paused = self.runner.paused, True
         try:
             if peer.pending is not None:  # our own move on its way over loopback: log it first, as it is
                 own = sequencer.submit(peer.pending, peer.validate)
@@ -129,7 +129,7 @@ class GameHost:
             self.runner.apply_entry(result.entry_bytes, act=False)
             entries.append(result.entry_bytes)
         finally:
-            self.runner.paused = False
+            self.runner.paused = was_paused
         self.runner.step()
         self._after_entry()
         return entries
