@@ -141,3 +141,38 @@ def test_cheats_are_recognised_from_public_facts_alone() -> None:
             assert action is not None
             st = apply(st, action)
     assert found
+
+
+def _defender_who_cannot_beat(seed: int) -> State:
+    from p2pdurak.bots.heuristic import plan_defence
+
+    options = Options(cheating=True)
+    for attempt in range(1000):
+        st = new_game(options, shuffled_deck(options, SeededRng(seed * 1000 + attempt)))
+        while st.phase == DECLARING:
+            st = apply(st, legal_actions(st, st.turn)[0])
+        opener = st.opener
+        st = apply(st, legal_actions(st, opener)[0])  # the opener's lowest card
+        if plan_defence(st, st.hands[st.defender]) is None:
+            return st
+    raise AssertionError("no such deal")  # pragma: no cover
+
+
+def test_hard_bot_weighs_one_cheat_only_when_it_may_cheat() -> None:
+    from p2pdurak.bots.base import is_cheat
+    from p2pdurak.bots.search import search_actions
+
+    for seed in range(1, 4):
+        st = _defender_who_cannot_beat(seed)
+        seat = st.defender
+        view = view_of(st, seat)
+        legal = legal_actions(st, seat)
+        assert any(is_cheat(view, a) for a in legal)
+        considered = search_actions(view, seat, legal, may_cheat=True)
+        assert sum(is_cheat(view, a) for a in considered) == 1
+        assert not any(is_cheat(view, a) for a in search_actions(view, seat, legal))
+        for vigilance in (0.0, 1.0):
+            bot = HardBot(SeededRng(seed), budget=Budget(40, None), opponent_vigilance=vigilance)
+            assert bot.choose(view, seat, legal) in considered
+        honest = HardBot(SeededRng(seed), budget=Budget(40, None), cheat=False).choose(view, seat, legal)
+        assert honest is not None and not is_cheat(view, honest)
