@@ -10,7 +10,7 @@ from p2pdurak.crypto import deck, deck_sim
 from p2pdurak.crypto.deck import DeckParams, DeckTranscript
 from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.secrets_store import SeatSecrets
-from p2pdurak.log import Sequencer, sha256
+from p2pdurak.log import sha256
 from p2pdurak.log.fixtures import Table, honest_chain, make_table
 from p2pdurak.log.messages import Entry, EntryData, Genesis, Move, MoveData
 from p2pdurak.log.moves import sign_reject
@@ -51,11 +51,6 @@ def log_corpus() -> LogCorpus:
         rejects.append(sign_reject(table.host, table.genesis.hash, data.author, data.counter, sha256(move), reason))
     inner.append(rejects[0])
     return LogCorpus(table, entries, moves, tuple(inner), tuple(rejects))
-
-
-def sequencer_at(corpus: LogCorpus, length: int) -> Sequencer:
-    """The host's sequencer after the first `length` entries of the honest chain."""
-    return Sequencer(corpus.table.genesis, corpus.table.host, corpus.entries[:length])
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from p2pdurak.fuzz.targets import TARGETS
 
 EXAMPLES = {
     "wire": 400,
+    "net-frames": 120,
     "log-genesis": 150,
     "log-move": 150,
     "log-reject": 100,
@@ -20,7 +21,7 @@ EXAMPLES = {
     "deck-decode": 200,
     "shuffle-proof": 150,
     "deck-receive": 200,
-    "peer-receive": 400,
+    "peer-receive": 300,
     "peer-validate": 200,
     "host-submit": 150,
     "verify-transcript": 60,
@@ -29,7 +30,7 @@ EXAMPLES = {
 
 TAKEN = ("accepted", "appended", "decoded", "parsed", "applied", "valid", "held")
 REFUSED = ("rejected", "faulted", "refused", "invalid", "not-a-transcript", "unauthentic")
-MIN_REASONS = {"shuffle-proof": 1}
+MIN_REASONS = {"shuffle-proof": 1, "net-frames": 1}
 """Distinct refusal reasons a target's inputs must reach (3 unless said here: a proof has one reason code)."""
 
 
