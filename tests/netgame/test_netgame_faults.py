@@ -12,6 +12,7 @@ from p2pdurak.net import messages as m
 from p2pdurak.net.framing import encode_frame
 from p2pdurak.netgame.store import load_seat
 from p2pdurak.peer import game as peer_game
+from p2pdurak.peer.verify import verify_transcript_bytes
 from p2pdurak.rules import Options
 from tests.netgame.netgame_harness import Table, open_table, play
 
@@ -248,3 +249,25 @@ async def test_netgame_a_seat_silent_right_after_its_own_move_is_timed_out(tmp_p
     report = table.report()
     assert report.valid and report.how == "abort", report
     assert report.result is not None and report.result.forfeit == 1
+
+
+async def test_netgame_a_forged_entry_stops_the_seat_with_the_evidence(tmp_path: Path) -> None:
+    """An entry that fails its checks (here: one byte flipped on the way to seat 1) ends that seat's game: it
+    leaves, and its transcript blames the host at that entry."""
+    table = await open_table(tmp_path, Options(deck=24, players=2), seed=19, move_timeout=0.5)
+    runner = table.runners[1]
+    honest = runner.on_entry
+
+    def tampering(index: int, entry: bytes) -> None:
+        if index == 5:
+            entry = entry[:-1] + bytes([entry[-1] ^ 1])
+        honest(index, entry)
+
+    runner.on_entry = tampering  # type: ignore[method-assign]
+    await play(table)
+    assert table.endings[1].reason == "leaving"
+    assert runner.errors and "entry 5" in runner.errors[0]
+    mine = verify_transcript_bytes(runner.transcript())
+    assert not mine.valid and mine.entry == 5 and mine.seat == 0, mine
+    hosts = table.report()
+    assert hosts.valid and hosts.how == "abort"  # the host's log is sound; the seat that left was timed out
