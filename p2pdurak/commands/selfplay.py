@@ -13,7 +13,7 @@ HELP = "play a complete game of computer players over loopback TCP and write its
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from p2pdurak.netgame.cli_support import add_game_options
-    from p2pdurak.netgame.players import BOT_LEVELS
+    from p2pdurak.netgame.levels import BOT_LEVELS
 
     add_game_options(parser, players=True)
     parser.add_argument("--level", choices=BOT_LEVELS, default="normal", help="the bots' level (default normal)")

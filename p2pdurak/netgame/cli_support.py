@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from p2pdurak.errors import DurakError, LocalError
-from p2pdurak.netgame.players import BOT_LEVELS
-from p2pdurak.rules import Options
-from p2pdurak.rules.options import TeamsKind
+from p2pdurak.netgame.levels import BOT_LEVELS
+
+if TYPE_CHECKING:
+    from p2pdurak.rules import Options
 
 T = TypeVar("T")
 
@@ -40,7 +41,9 @@ def add_seat_options(parser: argparse.ArgumentParser) -> None:
 
 
 def options_from_args(args: argparse.Namespace, players: int) -> Options:
-    teams: TeamsKind | None = args.teams
+    from p2pdurak.rules import Options
+
+    teams = args.teams
     return Options(
         deck=args.deck, players=players, transfer=args.transfer, show_trump=args.show_trump,
         first_bout_five=args.first_bout_five, teams=teams, cheating=args.cheating,

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from p2pdurak.crypto.group import Rng
+from p2pdurak.netgame.levels import BOT_LEVELS
 from p2pdurak.peer.harness import Chooser, random_chooser
 
-BOT_LEVELS = ("easy", "normal", "hard", "random")
+__all__ = ["BOT_LEVELS", "bot_player"]
 
 
 def bot_player(level: str, rng: Rng) -> Chooser:
