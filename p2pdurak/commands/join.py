@@ -56,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
     client = prepare_join(identity, name, link, profile, runner, resume=args.resume, observer=observer, config=config)
     if not args.quiet:
         print(f"joining {client.invite.host}:{client.invite.port} as {client.name}", flush=True)
-    if session is not None:
+    if runner.peer is not None and runner.peer.over:
+        ending = Ending("bye", "game-over")  # resumed after the end: the file holds the whole game
+    elif session is not None:
         from p2pdurak import i18n
         from p2pdurak.ui.terminal import ConsoleTerminal
 

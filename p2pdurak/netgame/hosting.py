@@ -97,8 +97,14 @@ class HostCommand:
         session = self.session = NetSession(side.runner) if side.runner.player is None else None
         if session is not None:
             side.client.observer = session.observe
-        ending = await self._serve(side, session)
         runner = side.runner
+        if runner.peer is not None and runner.peer.over:  # resumed after the end: nothing left to serve
+            runner.close()
+            for listener in side.listeners:
+                await listener.aclose()
+            ending = Ending("bye", "game-over")
+        else:
+            ending = await self._serve(side, session)
         if runner.genesis_bytes is None:
             raise LocalError(ending.reason, f"the game ended before it started ({ending.reason})")
         data = runner.transcript()
@@ -155,8 +161,8 @@ class HostCommand:
             return
         address = args.advertise or (args.bind if args.bind not in ("0.0.0.0", "::") else lan_address())
         invite = side.server.invite(address, side.port)
-        self.say(f"invite link: {invite.link()}")
-        self.say(f"short form:  {format_short(address, side.port, invite.fingerprint)}")
+        print(f"invite link: {invite.link()}", flush=True)  # even when quiet: nobody can join without it
+        print(f"short form:  {format_short(address, side.port, invite.fingerprint)}", flush=True)
         self.say(f"waiting for {args.seats - 1} player(s); press Enter to start with those seated")
 
     async def _lobby_input(self, side: HostSide, lines: SharedInput) -> None:
