@@ -26,7 +26,6 @@ from p2pdurak.net.host import HostServer
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.netgame.waiting import seats_waited_on
 from p2pdurak.peer import Peer
-from p2pdurak.peer import game as peer_game
 
 SILENT = "silent-seat"
 
@@ -105,9 +104,6 @@ class GameHost:
         if peer is None or peer.over or self.server is None:
             return ()
         self.silent.append(seat)
-        if peer.phase == peer_game.AUDIT:  # an abort cannot end an audit: the transcript stays incomplete
-            self.server.finish(SILENT)
-            return ()
         sequencer = self._sequencer()
         entries: list[bytes] = []
         was_paused, self.runner.paused = self.runner.paused, True
@@ -123,6 +119,8 @@ class GameHost:
             self.runner.send_local(abort)
             result = sequencer.submit(abort, peer.validate)
             if isinstance(result, Rejected):
+                # (an audit after an abort that already named a seat cannot name another, R-PEER-37: the session
+                # ends and the transcript stays incomplete, naming the seat that owes its audit)
                 peer.on_reject(result.reject_bytes)
                 self.server.finish(SILENT)
                 return entries

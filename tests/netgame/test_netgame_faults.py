@@ -207,8 +207,8 @@ async def test_netgame_killed_after_signing_resends_the_same_move(tmp_path: Path
     assert report.valid and report.how == "result", report
 
 
-async def test_netgame_silent_in_the_audit_ends_incomplete(tmp_path: Path) -> None:
-    """An abort cannot end an audit: the host closes the session and the transcript names the seat owing it."""
+async def test_netgame_silent_in_the_audit_is_named_in_an_abort(tmp_path: Path) -> None:
+    """A seat that withholds its audit is named (R-PEER-37) and loses; the game still ends with a valid log."""
     table = await open_table(tmp_path, Options(deck=24, players=3), seed=9, move_timeout=0.4)
 
     def setup(nursery: trio.Nursery, t: Table) -> None:
@@ -220,9 +220,31 @@ async def test_netgame_silent_in_the_audit_ends_incomplete(tmp_path: Path) -> No
 
     await play(table, setup)
     report = table.report()
+    assert report.valid and report.how == "abort", report
+    assert report.result is not None and (report.result.forfeit, report.result.forfeit_reason) == (1, "silent-seat")
+    assert all(e.kind == "bye" and e.reason == "game-over" for e in table.endings.values())
+    assert table.side.app.silent == [1]
+
+
+async def test_netgame_silent_in_the_audit_after_an_abort_ends_incomplete(tmp_path: Path) -> None:
+    """After an abort that named a seat nobody else can be named: the host closes the session and the transcript
+    names the seat owing its audit."""
+    table = await open_table(tmp_path, Options(deck=24, players=3), seed=9, move_timeout=0.4)
+
+    def setup(nursery: trio.Nursery, t: Table) -> None:
+        def hook(seat: int, index: int) -> None:
+            if seat == 2 and phase_point("bout", t, 2):
+                t.runners[2].paused = True  # named in the first abort
+            if seat == 1 and phase_point("audit", t, 1):
+                t.runners[1].paused = True  # then withholds its audit too
+
+        t.hook = hook
+
+    await play(table, setup)
+    report = table.report()
     assert not report.valid and report.reason == "incomplete" and report.seat == 1, report
     assert all(e.kind == "bye" and e.reason == "silent-seat" for e in table.endings.values())
-    assert table.side.app.silent == [1]
+    assert table.side.app.silent == [2, 1]
 
 
 async def test_netgame_a_seat_silent_right_after_its_own_move_is_timed_out(tmp_path: Path) -> None:
