@@ -17,6 +17,7 @@ from p2pdurak.rules import Options
 from tests.netgame.netgame_harness import Table, open_table, play
 
 TWO = Options(deck=24, players=2)
+SILENCE = 1.5  # move time-out of the silence tests: a busy machine must never time out the wrong seat
 
 
 def phase_point(point: str, table: Table, seat: int) -> bool:
@@ -58,7 +59,7 @@ async def test_netgame_connection_cut_reconnects_and_completes(tmp_path: Path, p
 
 @pytest.mark.parametrize("point", ["setup", "bout"])
 async def test_netgame_silent_seat_is_named_in_an_abort(tmp_path: Path, point: str) -> None:
-    table = await open_table(tmp_path, Options(deck=24, players=3), seed=5, move_timeout=0.4)
+    table = await open_table(tmp_path, Options(deck=24, players=3), seed=5, move_timeout=SILENCE)
 
     def setup(nursery: trio.Nursery, t: Table) -> None:
         def hook(seat: int, index: int) -> None:
@@ -209,7 +210,7 @@ async def test_netgame_killed_after_signing_resends_the_same_move(tmp_path: Path
 
 async def test_netgame_silent_in_the_audit_is_named_in_an_abort(tmp_path: Path) -> None:
     """A seat that withholds its audit is named (R-PEER-37) and loses; the game still ends with a valid log."""
-    table = await open_table(tmp_path, Options(deck=24, players=3), seed=9, move_timeout=0.4)
+    table = await open_table(tmp_path, Options(deck=24, players=3), seed=9, move_timeout=SILENCE)
 
     def setup(nursery: trio.Nursery, t: Table) -> None:
         def hook(seat: int, index: int) -> None:
@@ -229,7 +230,7 @@ async def test_netgame_silent_in_the_audit_is_named_in_an_abort(tmp_path: Path) 
 async def test_netgame_silent_in_the_audit_after_an_abort_ends_incomplete(tmp_path: Path) -> None:
     """After an abort that named a seat nobody else can be named: the host closes the session and the transcript
     names the seat owing its audit."""
-    table = await open_table(tmp_path, Options(deck=24, players=3), seed=9, move_timeout=0.4)
+    table = await open_table(tmp_path, Options(deck=24, players=3), seed=9, move_timeout=SILENCE)
 
     def setup(nursery: trio.Nursery, t: Table) -> None:
         def hook(seat: int, index: int) -> None:
@@ -252,7 +253,7 @@ async def test_netgame_a_seat_silent_right_after_its_own_move_is_timed_out(tmp_p
     must run: the host re-arms it as it appends the move."""
     from p2pdurak.netgame.waiting import seats_waited_on
 
-    table = await open_table(tmp_path, Options(deck=24, players=2), seed=3, move_timeout=0.4)
+    table = await open_table(tmp_path, Options(deck=24, players=2), seed=3, move_timeout=SILENCE)
     quiet: list[int] = []
 
     def setup(nursery: trio.Nursery, t: Table) -> None:
@@ -276,7 +277,7 @@ async def test_netgame_a_seat_silent_right_after_its_own_move_is_timed_out(tmp_p
 async def test_netgame_a_forged_entry_stops_the_seat_with_the_evidence(tmp_path: Path) -> None:
     """An entry that fails its checks (here: one byte flipped on the way to seat 1) ends that seat's game: it
     leaves, and its transcript blames the host at that entry."""
-    table = await open_table(tmp_path, Options(deck=24, players=2), seed=19, move_timeout=0.5)
+    table = await open_table(tmp_path, Options(deck=24, players=2), seed=19, move_timeout=SILENCE)
     runner = table.runners[1]
     honest = runner.on_entry
 

@@ -217,7 +217,7 @@ async def test_netgame_silent_joiner_host_writes_an_aborted_transcript(tmp_path:
     out = tmp_path / "aborted.dlog"
     host = await trio.lowlevel.open_process(
         [*PY, "host", "--profile", str(tmp_path / "host"), "--bot", "random", "--out", str(out), "--no-lobby-input",
-         "--seats", "2", "--deck", "24", "--bind", "127.0.0.1", "--no-shuffle-proofs", "--move-timeout", "0.5"],
+         "--seats", "2", "--deck", "24", "--bind", "127.0.0.1", "--no-shuffle-proofs", "--move-timeout", "2"],
         stdout=subprocess.PIPE, env=ENV,
     )
     output: list[str] = []
