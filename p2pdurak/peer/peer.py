@@ -7,7 +7,7 @@ move with exactly the code every peer runs when the entry arrives.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from p2pdurak.cards import Card, rank_of, suit_of
 from p2pdurak.crypto import deck as deckp
@@ -150,7 +150,8 @@ class Peer:
         try:
             entry = self.chain.accept(entry_bytes)
         except PeerFault as exc:
-            self.faulted = fault_event(exc, index)
+            fault = fault_event(exc, index)  # a chain fault without evidence of its own: the entry is the evidence
+            self.faulted = fault if fault.evidence else replace(fault, evidence=(entry_bytes,))
             return [self.faulted]
         if entry is None:
             return []
