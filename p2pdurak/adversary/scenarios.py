@@ -1,0 +1,490 @@
+"""The adversarial scenarios: one row per scripted misbehaviour, with what every honest party must detect.
+
+Each row builds a Plan (who lies, how, when) and states the expected detection: the reason code, the seat at
+fault, and what the saved transcript verifies as. `check` runs the generic assertions on a finished table and
+returns the problems found (an empty list: the scenario passed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import trio
+
+from p2pdurak.adversary.liars import LieKit, SeatLie
+from p2pdurak.adversary.table import AdversaryTable, Plan
+from p2pdurak.adversary.tamper import EntryView, Equivocation, Fork, Skip, Swap
+from p2pdurak.cards import rank_of, suit_of
+from p2pdurak.crypto.deck_messages import POINT_SIZE, SCALAR_SIZE
+from p2pdurak.crypto.group import SeededRng, scalar_to_bytes
+from p2pdurak.log import SignedMove, sign_move
+from p2pdurak.log.faults import sha256
+from p2pdurak.peer import Peer, game
+from p2pdurak.peer.harness import Chooser, random_chooser
+from p2pdurak.peer.messages import BODY_TYPES, AbortBody, BeatBody, DeckStep, DeclareBody, PlayBody
+from p2pdurak.rules import Action, Beat, Challenge, Options, Play, State, legal_actions
+from p2pdurak.wire import decode, decode_one_of, encode
+
+HOST = 0
+LIAR = 1
+VICTIM = 2
+
+# ----------------------------------------------------------------------------- expectations
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """How the honest parties must react.
+
+    kind: "refused" (the host signs a reject with `reason`; the game goes on), "dropped" (the host closes the liar's
+    connection with `reason`; the liar reconnects and the game goes on), "ignored" (nothing is logged twice; the
+    game goes on), "recovered" (the victim's client drops the connection with `reason`, reconnects, catches up; the
+    game goes on), "faulted" (every honest seat in `victims` stops with a fault (`reason`, `seat`) and the entry as
+    evidence), "abort" (the game ends in an abort or forfeit naming `seat` with `reason`), "verdict" (a challenge
+    verdict against `seat`, not caught; the game goes on).
+    verify: what the transcript saved by the first victim verifies as: "valid" or "invalid".
+    """
+
+    kind: str
+    reason: str
+    seat: int | None
+    verify: str = "valid"
+    how: str | None = "result"
+    victims: tuple[int, ...] = (VICTIM,)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    summary: str
+    spec: tuple[str, ...]
+    plan: Callable[[], Plan]
+    expect: Expect
+    timeout: float = 40.0
+    extra: Callable[[AdversaryTable], list[str]] | None = field(default=None)
+
+
+# ----------------------------------------------------------------------------- triggers and crafts
+
+
+def body_type(move: SignedMove) -> str:
+    return type(decode_one_of(move.body, BODY_TYPES)).__name__
+
+
+def in_phase(*phases: str) -> Callable[[Peer, SignedMove], bool]:
+    def trigger(peer: Peer, move: SignedMove) -> bool:
+        return peer.phase in phases
+
+    return trigger
+
+
+def playing(*bodies: str) -> Callable[[Peer, SignedMove], bool]:
+    """In play, when the honest move is one of these bodies (a game action, not a declaration)."""
+
+    def trigger(peer: Peer, move: SignedMove) -> bool:
+        return peer.phase == game.PLAY and body_type(move) in bodies
+
+    return trigger
+
+
+def deck_data(move: SignedMove) -> bytes:
+    return decode(move.body, DeckStep).data
+
+
+def with_deck_data(kit: LieKit, data: bytes) -> list[bytes]:
+    return [kit.sign(encode(DeckStep(data)))]
+
+
+def flip_last(data: bytes) -> bytes:
+    return data[:-1] + bytes((data[-1] ^ 1,))
+
+
+def own_closed(peer: Peer) -> list[int]:
+    snap = peer.snapshot
+    return [p for p, s in enumerate(snap.owner) if s == peer.seat and snap.opened[p] == game.NO_CARD]
+
+
+def key_of(peer: Peer, position: int) -> bytes:
+    assert peer.secrets is not None
+    return scalar_to_bytes(peer.secrets.lock_keys[position])
+
+
+def lie(trigger: Callable[[Peer, SignedMove], bool], craft: Callable[[LieKit], Sequence[bytes]],
+        then: str = "honest", blind: bool = False) -> dict[int, SeatLie]:
+    return {LIAR: SeatLie(trigger, craft, then, blind)}
+
+
+def bad_signature(kit: LieKit) -> list[bytes]:
+    return [flip_last(kit.honest.encoded)]
+
+
+def replay_earlier(kit: LieKit) -> list[bytes]:
+    earlier = [e.move.encoded for e in kit.peer.chain.entries if e.move.author == kit.honest.author]
+    return [earlier[0], earlier[-1]]
+
+
+def other_game(kit: LieKit) -> list[bytes]:
+    return [kit.sign(kit.honest.body, game=sha256(b"another game"))]
+
+
+def other_author(kit: LieKit) -> list[bytes]:
+    return [kit.sign(kit.honest.body, author=VICTIM)]
+
+
+def other_seats_card(kit: LieKit) -> list[bytes]:
+    snap = kit.peer.snapshot
+    theirs = next(p for p, s in enumerate(snap.owner) if s == VICTIM and snap.opened[p] == game.NO_CARD)
+    return [kit.sign(encode(PlayBody(theirs, scalar_to_bytes(12345))))]
+
+
+def defender_attacks(kit: LieKit) -> list[bytes]:
+    """The defender throws in a card of its own (with the right key): only attackers may."""
+    p = own_closed(kit.peer)[0]
+    return [kit.sign(encode(PlayBody(p, key_of(kit.peer, p))))]
+
+
+def wrong_play_key(kit: LieKit) -> list[bytes]:
+    p = own_closed(kit.peer)[0]
+    return [kit.sign(encode(PlayBody(p, scalar_to_bytes(12345))))]
+
+
+def wrong_reveal_key(kit: LieKit) -> list[bytes]:
+    data = deck_data(kit.honest)  # REVEAL, count, (position, key)*
+    off = 3  # the first key's scalar
+    bad = data[:off] + scalar_to_bytes(int.from_bytes(data[off : off + SCALAR_SIZE], "big") ^ 1) + \
+        data[off + SCALAR_SIZE :]
+    return with_deck_data(kit, bad)
+
+
+def junk_point(kit: LieKit) -> list[bytes]:
+    data = deck_data(kit.honest)  # SHUFFLE, S, outputs..., proof
+    off = 1 + POINT_SIZE  # outputs[0]
+    return with_deck_data(kit, data[:off] + b"\x02" + b"\xff" * (POINT_SIZE - 1) + data[off + POINT_SIZE :])
+
+
+def duplicate_point(kit: LieKit) -> list[bytes]:
+    data = deck_data(kit.honest)
+    first = data[1 + POINT_SIZE : 1 + 2 * POINT_SIZE]
+    off = 1 + 2 * POINT_SIZE  # outputs[1] := outputs[0]
+    return with_deck_data(kit, data[:off] + first + data[off + POINT_SIZE :])
+
+
+def second_key(kit: LieKit) -> list[bytes]:
+    """outputs[0] encrypted under another key than the shuffle key S (a valid, fresh point)."""
+    from p2pdurak.crypto.group import Point
+
+    data = deck_data(kit.honest)
+    off = 1 + POINT_SIZE
+    point = Point.from_bytes(data[off : off + POINT_SIZE]) * 2
+    return with_deck_data(kit, data[:off] + point.to_bytes() + data[off + POINT_SIZE :])
+
+
+def wrong_lock_proof(kit: LieKit) -> list[bytes]:
+    data = deck_data(kit.honest)  # LOCK, (Y, K, c, z)*
+    off = 1 + 2 * POINT_SIZE + SCALAR_SIZE  # the first proof's response scalar
+    value = int.from_bytes(data[off : off + SCALAR_SIZE], "big") ^ 1
+    return with_deck_data(kit, data[:off] + scalar_to_bytes(value) + data[off + SCALAR_SIZE :])
+
+
+def false_declaration(kit: LieKit) -> list[bytes]:
+    return [kit.sign(encode(DeclareBody(None, None)), counter=kit.honest.counter)]
+
+
+def non_canonical_body(kit: LieKit) -> list[bytes]:
+    """The honest body with its type tag re-encoded as a one-byte uint (0xcc) instead of a positive fixint."""
+    body = kit.honest.body
+    assert body[0] & 0xF0 == 0x90 and body[1] < 0x80
+    return [kit.sign(body[:1] + b"\xcc" + body[1:])]
+
+
+def non_beater(peer: Peer) -> tuple[int, int] | None:
+    """(attack index, own closed position) of a card that does not beat the first unbeaten attack card."""
+    rules = peer.rules
+    if rules is None or peer.seat is None or -1 not in rules.beats:
+        return None
+    index = rules.beats.index(-1)
+    beaters = {a.card for a in legal_actions(rules, peer.seat) if isinstance(a, Beat) and a.attack_index == index}
+    for p in own_closed(peer):
+        if peer.card_at(p) not in beaters:
+            return index, p
+    return None
+
+
+def marked_cheat(kit: LieKit) -> list[bytes]:
+    """A seat marked "must play honestly" beats with a card that does not beat the attack card."""
+    found = non_beater(kit.peer)
+    assert found is not None
+    index, p = found
+    return [kit.sign(encode(BeatBody(index, p, key_of(kit.peer, p))))]
+
+
+def marked_and_defending(peer: Peer, move: SignedMove) -> bool:
+    rules = peer.rules
+    return (peer.phase == game.PLAY and rules is not None and peer.seat is not None
+            and bool(rules.honest >> peer.seat & 1) and rules.defender == peer.seat
+            and body_type(move) in ("BeatBody", "TakeBody") and non_beater(peer) is not None)
+
+
+def false_challenger(seed: int) -> Chooser:
+    """Challenges the first honest card another seat puts on the table; otherwise plays honestly at random."""
+    pick = random_chooser(SeededRng(seed))
+
+    def choose(peer: Peer, actions: list[Action]) -> Action | None:
+        rules = peer.rules
+        assert rules is not None
+        if not rules.honest >> (peer.seat or 0) & 1:
+            for a in actions:
+                if isinstance(a, Challenge) and not rules.cheats >> a.card & 1:
+                    return a
+        honest: list[Action] = [a for a in actions if not isinstance(a, Challenge) and not is_cheat(rules, a)]
+        return pick(peer, honest)
+
+    return choose
+
+
+def is_cheat(rules: State, action: Action) -> bool:
+    """A throw-in of a rank not on the table, or a beat with a card that does not beat (R-RULES-29)."""
+    if isinstance(action, Play) and rules.attacks:
+        ranks = {rank_of(c) for c in (*rules.attacks, *rules.beats) if c >= 0}
+        return rank_of(action.card) not in ranks
+    if isinstance(action, Beat):
+        attack = rules.attacks[action.attack_index]
+        card = action.card
+        if suit_of(card) == suit_of(attack):
+            return rank_of(card) <= rank_of(attack)
+        return suit_of(card) != rules.trump_suit
+    return False
+
+
+def honest_player(seed: int) -> Chooser:
+    """Random play that never cheats and never challenges (the other seats of the challenge scenarios)."""
+    pick = random_chooser(SeededRng(seed))
+
+    def choose(peer: Peer, actions: list[Action]) -> Action | None:
+        rules = peer.rules
+        assert rules is not None
+        fair: list[Action] = [a for a in actions if not isinstance(a, Challenge) and not is_cheat(rules, a)]
+        return pick(peer, fair)
+
+    return choose
+
+
+def liar_holding(seed: int) -> Chooser:
+    """A blind liar (its rules view accepts its own false declaration) plays only the cards it holds."""
+    pick = random_chooser(SeededRng(seed))
+
+    def choose(peer: Peer, actions: list[Action]) -> Action | None:
+        mine = {peer.card_at(p) for p, s in enumerate(peer.snapshot.owner) if s == peer.seat}
+        held = [a for a in actions if getattr(a, "card", None) in mine or getattr(a, "card", None) is None]
+        return pick(peer, held)
+
+    return choose
+
+
+# ----------------------------------------------------------------------------- host lies
+
+
+def host_abort(table: AdversaryTable) -> Callable[[bytes], bytes]:
+    """Another move for the host seat at some seq: an abort accusing the liar seat (never signed for real)."""
+
+    def make(prev: bytes) -> bytes:
+        genesis = table.side.runner.peer
+        assert genesis is not None
+        body = encode(AbortBody(LIAR, "silent-seat", 0))
+        return sign_move(table.identities[HOST], genesis.genesis.hash, HOST, 60_000, prev, body)
+
+    return make
+
+
+def equivocation(table: AdversaryTable) -> EntryView:
+    return Equivocation(table.identities[HOST], VICTIM, 5, host_abort(table))
+
+
+def fork(table: AdversaryTable) -> EntryView:
+    return Fork(table.identities[HOST], VICTIM, 5)
+
+
+class BadEntrySignature(EntryView):
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def entry_for(self, seat: int | None, index: int, entries: list[bytes]) -> bytes | None:
+        return flip_last(entries[index]) if seat == VICTIM and index == self.index else entries[index]
+
+
+def colluding_host(table_plan: Plan) -> Plan:
+    """The host appends the liar's lie without the rule check."""
+
+    def unchecked(seat: int, move: bytes) -> bool:
+        return seat == LIAR and table_plan.lies[LIAR] is not None and _is_lie(move)
+
+    return replace(table_plan, unchecked=unchecked)
+
+
+_LIES: set[bytes] = set()
+
+
+def _is_lie(move: bytes) -> bool:
+    return move in _LIES
+
+
+def remembered(craft: Callable[[LieKit], Sequence[bytes]]) -> Callable[[LieKit], Sequence[bytes]]:
+    def wrapped(kit: LieKit) -> Sequence[bytes]:
+        out = craft(kit)
+        _LIES.update(out)
+        return out
+
+    return wrapped
+
+
+# ----------------------------------------------------------------------------- raw bytes on a seat's connection
+
+
+def raw_bytes_at(entry: int, payload: bytes, drip: float = 0.0) -> Callable[[AdversaryTable, int, int], None]:
+    """After the liar applies entry `entry`, its own authenticated connection carries `payload` raw."""
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        if seat == LIAR and index == entry:
+            client = table.clients[LIAR]
+            assert hasattr(client, "inject")
+            client.inject.append((payload, drip))
+
+    return hook
+
+
+def storm(table: AdversaryTable, seat: int, index: int) -> None:
+    """The liar's connection is cut on every 4th entry up to entry 40; at entry 8, 40 strangers connect at once."""
+    if seat != LIAR:
+        return
+    if index % 4 == 0 and index <= 40:
+        table.spawn(table.clients[LIAR].drop_connection)
+    if index == 8:
+        port = table.side.port
+
+        async def stranger() -> None:
+            try:
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+            except OSError:
+                return
+            with trio.move_on_after(3.0):
+                try:
+                    while await stream.receive_some(4096):
+                        pass
+                except (trio.BrokenResourceError, OSError):
+                    pass
+            await stream.aclose()
+
+        for _ in range(40):
+            table.spawn(stranger)
+
+
+def equivocation_evidence(table: AdversaryTable) -> list[str]:
+    """An honest seat holding the victim's entry can prove the host equivocated."""
+    victim = table.runners[VICTIM]
+    honest = table.runners[LIAR].peer
+    assert honest is not None
+    proof = honest.chain.compare(victim.entries[5])
+    if proof is None:
+        return ["the honest seat's chain does not contradict the victim's entry 5"]
+    return []
+
+
+TWO = Options(deck=24, players=2)
+CHALLENGE_PLAYERS: dict[int, Chooser] = {HOST: honest_player(3), LIAR: false_challenger(7), VICTIM: honest_player(5)}
+THREE = Options(deck=24, players=3)
+CHEATING = Options(deck=24, players=3, cheating=True)
+
+SCENARIOS: tuple[Scenario, ...] = (
+    Scenario("bad-signature", "a move whose signature does not verify", ("R-LOG-13", "R-NET-5"),
+             lambda: Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"), bad_signature)),
+             Expect("dropped", "bad-move-signature", LIAR)),
+    Scenario("replay-earlier", "the seat's first and last logged moves sent again", ("R-LOG-13", "R-NET-53"),
+             lambda: Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"), replay_earlier)),
+             Expect("ignored", "duplicate", LIAR)),
+    Scenario("replay-other-game", "a move signed for another game", ("R-LOG-12", "R-LOG-14"),
+             lambda: Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"), other_game)),
+             Expect("refused", "wrong-game", LIAR)),
+    Scenario("other-author", "a move that claims another seat as its author", ("R-LOG-13",),
+             lambda: Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"), other_author)),
+             Expect("dropped", "bad-move-signature", LIAR)),
+    Scenario("other-seats-card", "a play of a card dealt to another seat", ("R-PEER-30", "R-PEER-43"),
+             lambda: Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"), other_seats_card)),
+             Expect("refused", "not-your-card", LIAR)),
+    Scenario("illegal-move", "the defender throws in a card (honest game)", ("R-RULES-14", "R-PEER-43"),
+             lambda: Plan(lies=lie(playing("BeatBody", "TakeBody"), defender_attacks)),
+             Expect("refused", "not-attacker", LIAR)),
+    Scenario("wrong-play-key", "a card played with a wrong key", ("R-PEER-31", "R-MP-30"),
+             lambda: Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"), wrong_play_key)),
+             Expect("refused", "wrong-key", LIAR)),
+    Scenario("wrong-key-reveal", "a deal reveal with one wrong key", ("R-MP-30", "R-PEER-26"),
+             lambda: Plan(lies=lie(in_phase(game.DEAL_KEYS), wrong_reveal_key)),
+             Expect("refused", "wrong-key", LIAR)),
+    Scenario("withheld-key", "a seat never reveals its deal keys", ("R-NET-61", "R-GAME-9"),
+             lambda: Plan(lies=lie(in_phase(game.DEAL_KEYS), lambda kit: [], then="withhold")),
+             Expect("abort", "silent-seat", LIAR, how="abort")),
+    Scenario("junk-point", "a shuffle output that is not a curve point", ("R-MP-9",),
+             lambda: Plan(shuffle_proofs=True, lies=lie(in_phase(game.SHUFFLE), junk_point)),
+             Expect("refused", "invalid-point", LIAR)),
+    Scenario("duplicate-point", "a shuffle with two equal outputs", ("R-MP-9",),
+             lambda: Plan(shuffle_proofs=True, lies=lie(in_phase(game.SHUFFLE), duplicate_point)),
+             Expect("refused", "duplicate-point", LIAR)),
+    Scenario("second-key", "a shuffle output under a second key", ("R-MP-13", "R-SHUF-1"),
+             lambda: Plan(shuffle_proofs=True, lies=lie(in_phase(game.SHUFFLE), second_key)),
+             Expect("refused", "bad-shuffle-proof", LIAR)),
+    Scenario("wrong-lock-proof", "a lock step whose proof does not verify", ("R-MP-20",),
+             lambda: Plan(lies=lie(in_phase(game.LOCK), wrong_lock_proof)),
+             Expect("refused", "bad-lock-proof", LIAR)),
+    Scenario("false-declaration", "\"no trump\" declared while holding one", ("R-PEER-33", "R-PEER-40"),
+             lambda: Plan(options=TWO, seed=3, players={LIAR: liar_holding(5)},
+                          lies=lie(playing("DeclareBody"), false_declaration, then="nothing", blind=True)),
+             Expect("abort", "false-declaration", LIAR, verify="invalid", how=None, victims=(HOST,))),
+    Scenario("non-canonical-body", "a move body in a non-canonical encoding", ("R-WIRE-3", "R-PEER-8"),
+             lambda: Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"), non_canonical_body)),
+             Expect("refused", "non-canonical", LIAR)),
+    Scenario("false-challenge", "a challenge of an honest card (cheating variant)", ("R-RULES-30", "R-PEER-35"),
+             lambda: Plan(options=CHEATING, seed=2, players=CHALLENGE_PLAYERS),
+             Expect("verdict", "not-caught", LIAR)),
+    Scenario("marked-cheat", "a seat marked honest beats with a card that does not beat", ("R-RULES-29",),
+             lambda: Plan(options=CHEATING, seed=2, players=CHALLENGE_PLAYERS,
+                          lies=lie(marked_and_defending, marked_cheat)),
+             Expect("refused", "does-not-beat", LIAR)),
+    Scenario("host-illegal-move", "the host appends a move with a wrong key", ("R-PEER-10", "R-PEER-11"),
+             lambda: colluding_host(Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"),
+                                                  remembered(wrong_play_key)))),
+             Expect("faulted", "wrong-key", HOST, verify="invalid", how=None, victims=(VICTIM,))),
+    Scenario("host-bad-signature", "an entry whose host signature does not verify", ("R-LOG-11",),
+             lambda: Plan(view=lambda t: BadEntrySignature(4)),
+             Expect("faulted", "bad-entry-signature", HOST, verify="valid-others", how=None)),
+    Scenario("equivocation", "the host sends one seat another entry with the same seq", ("R-LOG-30", "R-LOG-11"),
+             lambda: Plan(view=equivocation),
+             Expect("faulted", "wrong-prev", HOST, verify="invalid", how=None), extra=equivocation_evidence),
+    Scenario("fork", "the host shows one seat a forked chain", ("R-LOG-30", "R-LOG-10"),
+             lambda: Plan(view=fork),
+             Expect("faulted", "unknown-seen", HOST, verify="invalid", how=None), extra=equivocation_evidence),
+    Scenario("reorder", "the host sends a seat two entries in the wrong order", ("R-NET-50", "R-NET-51"),
+             lambda: Plan(view=lambda t: Swap(LIAR, 1)),
+             Expect("recovered", "entry-gap", HOST, victims=(LIAR,))),
+    Scenario("drop-entry", "the host leaves an entry out of a seat's stream", ("R-NET-50", "R-NET-51"),
+             lambda: Plan(view=lambda t: Skip(LIAR, 1)),
+             Expect("recovered", "entry-gap", HOST, victims=(LIAR,))),
+    Scenario("oversize-frame", "a frame header announcing 8 MiB on a seated connection", ("R-NET-2", "R-NET-5"),
+             lambda: Plan(hook=raw_bytes_at(14, (8 << 20).to_bytes(4, "big") + b"x" * 64)),
+             Expect("dropped", "frame-too-large", LIAR)),
+    Scenario("garbage-frame", "a frame that is not a transport message", ("R-NET-5",),
+             lambda: Plan(hook=raw_bytes_at(14, b"\x00\x00\x00\x08garbage!")),
+             Expect("dropped", "bad-message", LIAR)),
+    Scenario("non-canonical-frame", "a Ping frame in a non-canonical encoding", ("R-NET-5", "R-WIRE-3"),
+             lambda: Plan(hook=raw_bytes_at(14, b"\x00\x00\x00\x03\x91\xcc\x6f")),
+             Expect("dropped", "bad-message", LIAR)),
+    Scenario("slow-drip", "a frame dripped one byte every 0.2 s", ("R-NET-3",),
+             lambda: Plan(hook=raw_bytes_at(14, b"\x00\x00\x00\x40" + b"\x91" * 12, drip=0.2)),
+             Expect("dropped", "frame-timeout", LIAR)),
+    Scenario("disconnect-storm", "a seat's connection cut 11 times and 40 strangers at once", ("R-NET-6", "R-NET-60"),
+             lambda: Plan(hook=storm, move_timeout=5.0),
+             Expect("recovered", "connection-closed", LIAR, victims=(LIAR,))),
+)
+
+
+def scenario(name: str) -> Scenario:
+    return next(s for s in SCENARIOS if s.name == name)

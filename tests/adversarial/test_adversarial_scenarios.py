@@ -1,0 +1,18 @@
+"""Every scenario of p2pdurak.adversary.scenarios over real sockets: the honest parties detect the lie, name the
+right seat with the evidence, keep their state and files intact, and go on or end cleanly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from p2pdurak.adversary.checks import run_scenario
+from p2pdurak.adversary.scenarios import SCENARIOS, Scenario
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+async def test_adversarial_scenario(tmp_path: Path, scenario: Scenario) -> None:
+    outcome = await run_scenario(scenario, tmp_path)
+    assert outcome.passed, outcome.problems
+    assert outcome.detected == (scenario.expect.reason, scenario.expect.seat)
