@@ -67,6 +67,10 @@ MAX_PLAYOUT = 400
 CHEAT_MARGIN = 0.05
 
 
+def _mean(node: _Node) -> float:
+    return node.total / node.visits
+
+
 def rewards(st: State) -> list[float]:
     """Per seat: 1 for every seat that is not a loser, 0 for the loser(s), 1/2 each in a draw. A game cut off before
     its end: 0 for the seat(s) (with their teams) holding the most cards."""
@@ -171,19 +175,20 @@ class HardBot:
         if len(options) == 1:
             return options[0]
         root = self._search(view)
-        best: _Node | None = None
-        cheat: _Node | None = None
+        by_value = {child.action: child for child in root.children.values()}  # `legal` need not be interned
+        best: tuple[_Node, Action] | None = None
+        cheat: tuple[_Node, Action] | None = None
         for a in options:
-            child = root.children.get(id(a))
+            child = by_value.get(a)
             if child is None or not child.visits:
                 continue
             if may_cheat and is_cheat(view, a):
-                cheat = child
-            elif best is None or child.visits > best.visits:
-                best = child
-        if cheat is not None and (best is None or cheat.total / cheat.visits > best.total / best.visits + CHEAT_MARGIN):
+                cheat = child, a
+            elif best is None or child.visits > best[0].visits:
+                best = child, a
+        if cheat is not None and (best is None or _mean(cheat[0]) > _mean(best[0]) + CHEAT_MARGIN):
             best = cheat  # a cheat must pay clearly: being caught also costs what the playouts do not count
-        return best.action if best is not None and best.action is not None else options[0]
+        return best[1] if best is not None else options[0]
 
     def _search(self, view: State) -> _Node:
         root = _Node(None)

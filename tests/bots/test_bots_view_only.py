@@ -176,3 +176,21 @@ def test_hard_bot_weighs_one_cheat_only_when_it_may_cheat() -> None:
             assert bot.choose(view, seat, legal) in considered
         honest = HardBot(SeededRng(seed), budget=Budget(40, None), cheat=False).choose(view, seat, legal)
         assert honest is not None and not is_cheat(view, honest)
+
+
+def test_hard_bot_accepts_actions_built_by_the_caller() -> None:
+    """The search keys its tree by the engine's interned actions; equal actions from elsewhere still match."""
+    import dataclasses
+
+    from p2pdurak.bots.search import search_actions
+
+    for full in _midgame_states(Options(transfer=True), seed=8, count=3):
+        seat = actor(full)
+        view = view_of(full, seat)
+        legal = legal_actions(full, seat)
+        copies = [dataclasses.replace(a) for a in legal]
+        assert all(c == a and c is not a for c, a in zip(copies, legal, strict=True))
+        first = HardBot(SeededRng(3), budget=Budget(30, None)).choose(view, seat, legal)
+        second = HardBot(SeededRng(3), budget=Budget(30, None)).choose(view, seat, copies)
+        assert first == second and any(second is c for c in copies)
+        assert first in search_actions(view, seat, legal)
