@@ -152,7 +152,8 @@ async def test_netgame_seat_process_killed_and_resumed(tmp_path: Path) -> None:
     assert len(files) == 1 and files[0].read_bytes() == table.runners[0].transcript()
 
 
-async def test_netgame_host_process_killed_and_resumed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("in_flight", [0.0, 0.002])
+async def test_netgame_host_process_killed_and_resumed(tmp_path: Path, in_flight: float) -> None:
     host_profile = tmp_path / "host"
     out = tmp_path / "host-out.dlog"
     base = [*PY, "host", "--profile", str(host_profile), "--bot", "random", "--out", str(out), "--no-lobby-input"]
@@ -186,13 +187,14 @@ async def test_netgame_host_process_killed_and_resumed(tmp_path: Path) -> None:
             nursery.start_soon(drain, first, output)
             await paused.wait()
             await trio.sleep(0.3)
+            runner.paused = False
+            runner.step()  # a move on its way as the host dies: logged before the kill or resent after it
+            await trio.sleep(in_flight)
             first.send_signal(signal.SIGKILL)
             await first.wait()
             connections = client.connections
             again = await trio.lowlevel.open_process([*base, "--resume"], stdout=subprocess.PIPE, env=ENV)
             await read_until(again, "resumed", output)
-            runner.paused = False
-            runner.step()
             await drain(again, output)
             assert await again.wait() == 0, output
     assert client.connections > connections  # the joiner came back by itself
