@@ -1,6 +1,10 @@
-"""Real games over the network: the glue between the sans-IO peer and the trio transport.
+"""Real games over the network: the glue between the sans-IO peer and the trio transport (SPEC.md 9.10).
 
-A seat runner drives one Peer from a Client's entries (persisting everything before it acts); the game host runs
-the sequencer with the host seat's own Peer as its validator and arms the silence time-outs. `selfplay` builds a
-whole table of bots on loopback TCP. trio is imported here because this package is part of the network layer.
+- `seat.SeatRunner`: one seat's ClientApp: checks every entry with the seat's Peer, persists it, answers it.
+- `host.GameHost`: the HostApp: the Sequencer with the host seat's Peer as validator, silence time-outs, aborts.
+- `store`: the seat's own game file (transcript records plus private secrets, moves and resume data).
+- `table`: whole bot tables on loopback (in one process or one process per seat); `hosting` / `join`: the
+  `p2pdurak host` and `join` flows; `session.NetSession`: the UI's SeatSession over TCP.
+
+trio is imported here because this package is part of the network layer.
 """

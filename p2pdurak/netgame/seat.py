@@ -93,7 +93,7 @@ class SeatRunner:
         self.table_code = ""
         self.refusals: list[str] = []
         self.errors: list[str] = []
-        self.paused = False  # the host's game side holds this seat's moves while it signs an abort
+        self.paused = False  # make no moves (the host holds its seat while it signs an abort; tests silence a seat)
         self.on_move: Callable[[bytes], None] | None = None  # tests: see every move as it is sent
         self._seated = False
         self._signed_at = -1  # chain length when our last move was signed
