@@ -35,6 +35,7 @@ class Report:
     outcomes: Counter[str] = field(default_factory=Counter)
     failure: str | None = None
     failing_input: str | None = None  # repr of the (shrunk) input that broke the property
+    failing_case: Any = None  # that input itself (to replay it: target.check(report.failing_case))
 
     def summary(self, top: int = 8) -> str:
         common = ", ".join(f"{label} {n}" for label, n in self.outcomes.most_common(top))
@@ -128,10 +129,11 @@ def run(
                 test()
             except Exception as exc:  # a hang ends as hypothesis's Flaky: the hanging input no longer ran
                 if hung:
-                    report.failure, report.failing_input = hung[0][1], repr(hung[0][0])
+                    report.failure, report.failing_input, report.failing_case = hung[0][1], repr(hung[0][0]), hung[0][0]
                 elif isinstance(exc, FuzzFailure):
                     report.failure = str(exc)
-                    report.failing_input = repr(last[-1][0]) if last else None
+                    if last:
+                        report.failing_input, report.failing_case = repr(last[-1][0]), last[-1][0]
                 else:
                     raise
             run_seed += 1

@@ -1,6 +1,7 @@
 """Target 4b: the host. Sequencer.submit with the host peer's validate, on mutated and re-signed moves at a prefix
 of a real game: only PeerFault comes out (for bytes that are no authentic move), every reject is a valid signed
-reject, and the host and the peers agree: what the host appends every peer accepts, what it rejects no peer would."""
+reject, and the host and the peers agree: what the host appends every peer (each seat and an observer) accepts,
+what it rejects the host's own peer would refuse in an entry."""
 
 from __future__ import annotations
 
@@ -69,11 +70,19 @@ def check_submit(case: Case) -> str:
             return "duplicate"
         if sequencer.chain.length != before[2] + 1 or sequencer.chain.head == before[3]:
             raise fail("submit appended without growing the chain")
-        events = observer.receive(outcome.entry_bytes)
-        if observer.faulted is not None:
-            raise fail(f"the host appended a move every peer refuses: {observer.faulted.reason}: {events!r}")
+        author = outcome.entry.move.author
+        for viewer in (OBSERVER, *(s for s in range(table.genesis.seats) if s != author)):
+            peer = observer if viewer == OBSERVER else fork(prefixes(case.game, viewer)[case.prefix])
+            peer.receive(outcome.entry_bytes)
+            if peer.faulted is not None:
+                raise fail(f"the host appended a move that peer {viewer} refuses: {peer.faulted.reason}")
         genuine = table.entries[case.prefix]
-        return "appended" if outcome.entry_bytes == genuine else "appended:other"
+        if outcome.entry_bytes == genuine:
+            return "appended"
+        # The author's own peer knows its hand: it alone may refuse its own false declaration.
+        own = fork(prefixes(case.game, author)[case.prefix])
+        own.receive(outcome.entry_bytes)
+        return "appended:other" if own.faulted is None else f"appended:refused-by-its-author:{own.faulted.reason}"
     if sequencer.chain.length != before[2] or sequencer.chain.head != before[3]:
         raise fail("a rejected move changed the host's chain")
     try:
@@ -82,11 +91,16 @@ def check_submit(case: Case) -> str:
         raise fail(f"the host signed a reject that does not verify: {exc.reason}") from exc
     if token_charset(rejected.reason) is not None or rejected.reason != outcome.reason:
         raise fail(f"the reject carries reason {rejected.reason!r} for {outcome.reason!r}")
-    # The move is authentic (submit did not raise): the same move in a host-signed entry must fault every peer.
-    entry = forge_entry(table.identities[host], case.prefix, observer.chain.head, case.data)
-    observer.receive(entry)
+    # The move is authentic (submit did not raise): the same move in a host-signed entry must fault the host's own
+    # peer, which knows what the host knew. (Other peers may know less: the host's own false declaration is
+    # refused by the host, which knows its hand, and taken by everyone else until the audit shows it.)
+    same_knowledge = fork(prefixes(case.game, host)[case.prefix])
+    same_knowledge.receive(forge_entry(table.identities[host], case.prefix, same_knowledge.chain.head, case.data))
+    if same_knowledge.faulted is None:
+        raise fail(f"the host rejected ({outcome.reason}) a move that its own peer accepts in an entry")
+    observer.receive(forge_entry(table.identities[host], case.prefix, observer.chain.head, case.data))
     if observer.faulted is None:
-        raise fail(f"the host rejected ({outcome.reason}) a move that the peers accept in an entry")
+        return f"rejected-privately:{outcome.reason}"
     return f"rejected:{outcome.reason}"
 
 
