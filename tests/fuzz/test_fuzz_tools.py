@@ -112,7 +112,7 @@ def test_fuzz_runner_reports_a_broken_property_with_the_shrunk_input() -> None:
 
     report = run(_toy(check), budget=500, derandomize=True)
     assert report.failure == "500 is too big"
-    assert report.failing_input == "500"
+    assert report.failing_input == "500" and report.failing_case == 500
 
 
 def test_fuzz_runner_turns_a_hang_into_a_failure() -> None:
