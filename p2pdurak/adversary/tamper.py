@@ -47,6 +47,7 @@ class TamperingServer(HostServer):
         super().__init__(*args, **kwargs)
         self.view = view or EntryView()
         self._queued: dict[int, list[bytes]] = {}  # per connection: frames of the view not yet sent
+        self.sent_hashes: dict[int, dict[int, bytes]] = {}  # seat -> entry index -> hash of the bytes it was sent
 
     def _next_frame(self, conn: Any) -> bytes | None:
         if conn.outbox:
@@ -60,6 +61,10 @@ class TamperingServer(HostServer):
             if frames is None:
                 conn.cursor = index
                 break
+            if conn.seat is not None:
+                record = self.sent_hashes.setdefault(conn.seat, {})
+                for i, e in frames:
+                    record.setdefault(i, sha256(e))
             queued = [m.Entry(i, e).encode() for i, e in frames]
         if queued:
             frame = queued.pop(0)
@@ -88,8 +93,11 @@ class TamperingHost(GameHost):
         self.swallowed: list[bytes] = []
         self.forced: list[bytes] = []  # entries appended without the rule check
         self.refused: dict[bytes, str] = {}  # move bytes -> the reason of the host's signed reject
+        self.received: list[tuple[int, bytes]] = []  # every (connection's seat, move) submitted
+        self.keep_going = False  # keep the session open after the host's own seat faulted on a forced entry
 
     def submit(self, seat: int, move: bytes) -> Submission:
+        self.received.append((seat, move))
         if self.swallow is not None and self.swallow(seat, move):
             self.swallowed.append(move)
             return Submission()
@@ -106,6 +114,11 @@ class TamperingHost(GameHost):
         if submission.reject is not None and len(self.rejected) > before:
             self.refused[move] = self.rejected[-1]
         return submission
+
+    def _after_entry(self) -> None:
+        if self.keep_going and self.peer.faulted is not None:
+            return  # the lying host's own seat has stopped; the session stays open for the watch
+        super()._after_entry()
 
 
 OtherMove = Callable[[bytes], bytes]

@@ -1,0 +1,299 @@
+"""`p2pdurak conformance --peer COMMAND`: drive another implementation as one seat of games we host (SPEC.md 9, 8).
+
+Our side hosts the table on 127.0.0.1, plays every other seat with our own peers, and starts COMMAND with the
+invite link (Autobahn-style: the implementation under test is a client of the suite). Honest cases must finish
+with a valid transcript. Hostile cases lie to the external seat once (a poisoned entry) and then watch: the external
+peer must not build on the poisoned entry (no move whose `seen` is that entry or a later one), within a window.
+
+Placeholders in COMMAND: {link} the invite link, {host} and {port} of the host, {profile} a fresh directory for
+the external peer's files, {seed} a number it may use for its randomness, {case} the case name.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from p2pdurak.adversary.liars import LieKit, SeatLie
+from p2pdurak.adversary.scenarios import flip_last, in_phase, playing, wrong_play_key, wrong_reveal_key
+from p2pdurak.adversary.table import AdversaryTable, Plan, open_table
+from p2pdurak.adversary.tamper import EntryView, Equivocation
+from p2pdurak.errors import DurakError, PeerFault
+from p2pdurak.log import authenticate_move, sha256, sign_move
+from p2pdurak.net.config import NetConfig
+from p2pdurak.peer import game
+from p2pdurak.peer.messages import AbortBody
+from p2pdurak.rules import Options
+from p2pdurak.wire import encode
+
+EXTERNAL = 1  # the seat the external implementation takes (it joins right after the host's own seat)
+
+PEER_CONFIG = NetConfig(
+    handshake_timeout=10.0, backoff_initial=0.05, backoff_cap=0.5, genesis_timeout=20.0, linger_timeout=2.0
+)
+
+
+@dataclass(frozen=True)
+class PeerCase:
+    """One case. `poison(table)`: the index of the first entry sent to the external seat that it must not build on
+    (None: an honest case). `lies`/`view`/`unchecked`: how our side lies."""
+
+    name: str
+    summary: str
+    spec: tuple[str, ...]
+    options: Options
+    shuffle_proofs: bool = True  # a peer may refuse to sign a game without them (ours does, by default)
+    view: Callable[[AdversaryTable], EntryView] | None = None
+    host_lie: SeatLie | None = None
+    poison: Callable[[AdversaryTable], int | None] | None = None
+
+    @property
+    def hostile(self) -> bool:
+        return self.poison is not None
+
+
+@dataclass
+class PeerCaseResult:
+    name: str
+    spec: tuple[str, ...]
+    kind: str
+    passed: bool
+    detail: str
+    seconds: float
+    exit_code: int | None = None
+    entries: int = 0
+    output: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "case": self.name, "spec": list(self.spec), "kind": self.kind, "passed": self.passed,
+            "detail": self.detail, "seconds": self.seconds, "exit_code": self.exit_code, "entries": self.entries,
+        }
+
+
+# ----------------------------------------------------------------------------- our lies towards the external seat
+
+
+class BadSignatureTo(EntryView):
+    """The external seat gets entry `index` with a broken host signature."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def entry_for(self, seat: int | None, index: int, entries: list[bytes]) -> bytes | None:
+        return flip_last(entries[index]) if seat == EXTERNAL and index == self.index else entries[index]
+
+
+def _host_abort_move(table: AdversaryTable) -> Callable[[bytes], bytes]:
+    def make(prev: bytes) -> bytes:
+        peer = table.side.runner.peer
+        assert peer is not None
+        return sign_move(table.identities[0], peer.genesis.hash, 0, 60_000, prev,
+                         encode(AbortBody(None, "equivocation-test", 0)))
+
+    return make
+
+
+def _unchecked_own(table: AdversaryTable) -> Callable[[int, bytes], bool]:
+    def unchecked(seat: int, move: bytes) -> bool:
+        runner = table.runners[0]
+        return seat == 0 and move in getattr(runner, "lies_sent", [])
+
+    return unchecked
+
+
+def _forced_index(table: AdversaryTable) -> int | None:
+    forced = table.host.forced
+    if not forced:
+        return None
+    return table.server.entries.index(forced[0])
+
+
+def _first_play_key(kit: LieKit) -> list[bytes]:
+    return wrong_play_key(kit)
+
+
+BAD_SIG_AT = 4
+EQUIVOCATE_AT = 4
+
+PEER_CASES: tuple[PeerCase, ...] = (
+    PeerCase("honest-2p-24", "two seats, 24 cards", ("R-GAME-1", "R-GAME-10", "R-PEER-10"),
+             Options(deck=24, players=2)),
+    PeerCase("honest-3p-transfer", "three seats, transfer and shown trumps", ("R-RULES-26", "R-RULES-27"),
+             Options(deck=24, players=3, transfer=True, show_trump=True)),
+    PeerCase("honest-3p-36", "three seats, 36 cards", ("R-MP-11", "R-SHUF-1", "R-PEER-2"),
+             Options(deck=36, players=3)),
+    PeerCase("honest-2p-cheating", "two seats, cheating variant", ("R-RULES-29", "R-PEER-35"),
+             Options(deck=24, players=2, cheating=True)),
+    PeerCase("bad-entry-signature", "an entry whose host signature does not verify", ("R-LOG-11", "R-PEER-11"),
+             Options(deck=24, players=2), view=lambda t: BadSignatureTo(BAD_SIG_AT), poison=lambda t: BAD_SIG_AT),
+    PeerCase("equivocating-entry", "another host-signed entry with the same seq, then the real chain",
+             ("R-LOG-10", "R-LOG-11"), Options(deck=24, players=2),
+             view=lambda t: Equivocation(t.identities[0], EXTERNAL, EQUIVOCATE_AT, _host_abort_move(t)),
+             poison=lambda t: EQUIVOCATE_AT + 1),
+    PeerCase("illegal-move-appended", "the host appends its own play with a wrong key",
+             ("R-PEER-10", "R-PEER-11", "R-PEER-25"),
+             Options(deck=24, players=2), host_lie=SeatLie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"),
+                                                           _first_play_key, then="withhold"),
+             poison=_forced_index),
+    PeerCase("wrong-key-in-deal", "the host's deal reveal carries a wrong key", ("R-MP-15", "R-PEER-11", "R-PEER-20"),
+             Options(deck=24, players=2), host_lie=SeatLie(in_phase(game.DEAL_KEYS), wrong_reveal_key, then="withhold"),
+             poison=_forced_index),
+)
+
+
+# ----------------------------------------------------------------------------- running one case
+
+
+def expand(command: str, values: dict[str, str]) -> list[str]:
+    for key, value in values.items():
+        command = command.replace("{" + key + "}", shlex.quote(value))
+    return shlex.split(command)
+
+
+def _moves_from(table: AdversaryTable, seat: int) -> list[bytes]:
+    return [move for s, move in table.host.received if s == seat]
+
+
+def _built_on(table: AdversaryTable, poison: int) -> list[str]:
+    """Moves of the external seat that saw entry `poison` or a later one (or a head we never sent it)."""
+    peer = table.side.runner.peer
+    assert peer is not None
+    sent = table.server.sent_hashes.get(EXTERNAL, {})
+    index_of = {h: i for i, h in sent.items()}
+    bad: list[str] = []
+    for move_bytes in _moves_from(table, EXTERNAL):
+        try:
+            move = authenticate_move(peer.genesis, move_bytes)
+        except PeerFault:
+            continue
+        if move.seen == peer.genesis.hash:
+            continue
+        seen = index_of.get(move.seen)
+        if seen is None:
+            bad.append(f"a move (counter {move.counter}) saw a head we never sent")
+        elif seen >= poison:
+            bad.append(f"a move (counter {move.counter}) saw entry {seen}, at or after the poisoned entry {poison}")
+    return bad
+
+
+async def run_peer_case(case: PeerCase, command: str, workdir: Path, *, timeout: float = 60.0,
+                        window: float = 3.0, seed: int = 1) -> PeerCaseResult:
+    started = time.perf_counter()
+    plan = Plan(options=case.options, seed=seed, shuffle_proofs=case.shuffle_proofs, move_timeout=15.0,
+                lies={0: case.host_lie} if case.host_lie is not None else {}, view=case.view)
+    table = await open_table(plan, workdir / "ours", PEER_CONFIG)
+    if case.host_lie is not None:
+        table.host.unchecked = _unchecked_own(table)
+    table.host.keep_going = case.hostile  # a lying host keeps the session open after its own seat faulted
+    port = table.side.port
+    link = table.server.invite("127.0.0.1", port).link()
+    profile = workdir / "external"
+    profile.mkdir(parents=True, exist_ok=True)
+    argv = expand(command, {"link": link, "host": "127.0.0.1", "port": str(port), "profile": str(profile),
+                            "seed": str(seed), "case": case.name})
+    out_path = workdir / "external.out"
+    result = PeerCaseResult(case.name, case.spec, "hostile" if case.hostile else "honest", False, "", 0.0)
+    exit_codes: list[int] = []
+    verdict = ""
+    with out_path.open("wb") as out, trio.move_on_after(timeout) as overall:
+        async with trio.open_nursery() as nursery:
+            side = table.side
+            nursery.start_soon(side.server.serve, side.listeners)
+            nursery.start_soon(side.app.arm_when_started)
+            nursery.start_soon(_run_ours, table, 0)
+            while table.clients[0].seat is None:
+                await trio.sleep(0.005)
+
+            async def external() -> None:
+                proc = await trio.run_process(argv, check=False, stdout=out, stderr=out, stdin=subprocess.DEVNULL)
+                exit_codes.append(proc.returncode)
+
+            nursery.start_soon(external)
+            while not any(e.kind == "joined" and e.seat == EXTERNAL for e in table.events):
+                await trio.sleep(0.01)
+            for s in range(2, case.options.players):
+                nursery.start_soon(_run_ours, table, s)
+                while table.clients[s].seat is None:
+                    await trio.sleep(0.005)
+            verdict = await _watch(case, table, window)
+            with trio.move_on_after(5.0):  # let the peer write its transcript and exit by itself
+                while not exit_codes:
+                    await trio.sleep(0.02)
+            nursery.cancel_scope.cancel()
+    for r in table.runners:
+        r.close()
+    result.seconds = round(time.perf_counter() - started, 2)
+    result.exit_code = exit_codes[0] if exit_codes else None
+    result.entries = len(table.server.entries)
+    result.output = out_path.read_text(errors="replace").splitlines()[-20:]
+    if overall.cancelled_caught and not verdict:
+        verdict = f"no verdict within {timeout} s"
+    if verdict == "ok" and not case.hostile and result.exit_code not in (None, 0):
+        verdict = f"the peer exited with code {result.exit_code}"
+    result.passed = verdict == "ok"
+    result.detail = "passed" if result.passed else verdict
+    return result
+
+
+async def _run_ours(table: AdversaryTable, seat: int) -> None:
+    try:
+        table.endings[seat] = await table.clients[seat].run()
+    except DurakError as exc:
+        table.failures[seat] = f"{exc.reason}: {exc.message}"
+
+
+async def _watch(case: PeerCase, table: AdversaryTable, window: float) -> str:
+    """Wait for the case's verdict: "ok" or what went wrong."""
+    server = table.server
+    if not case.hostile:
+        await server.closed.wait()
+        while 0 not in table.endings and 0 not in table.failures:
+            await trio.sleep(0.02)
+        if table.runners[0].genesis_bytes is None:
+            return f"the game never started ({getattr(server.ending, 'reason', 'no ending')})"
+        report = table.report(0)
+        if not report.valid:
+            return f"the transcript is invalid: {report.reason} (seat {report.seat}, entry {report.entry})"
+        if report.how != "result":
+            who = report.result.forfeit if report.result is not None else None
+            return f"the game ended by {report.how} (seat {who} forfeited)"
+        return "ok"
+    assert case.poison is not None
+    poison: int | None = None
+    while poison is None or poison not in server.sent_hashes.get(EXTERNAL, {}):
+        if server.closed.is_set():
+            return "the game ended before the poisoned entry reached the external seat"
+        poison = case.poison(table)
+        await trio.sleep(0.02)
+    await trio.sleep(window)
+    bad = _built_on(table, poison)
+    server.finish("game-over")
+    return "ok" if not bad else "; ".join(bad[:3])
+
+
+def run_peer_cases(command: str, workdir: Path, *, only: str | None = None, timeout: float = 60.0,
+                   window: float = 3.0, progress: Callable[[PeerCaseResult], None] | None = None,
+                   ) -> list[PeerCaseResult]:
+    results: list[PeerCaseResult] = []
+    for i, case in enumerate(PEER_CASES):
+        if only and only not in case.name:
+            continue
+        async def one(case: PeerCase = case, seed: int = i + 1) -> PeerCaseResult:
+            return await run_peer_case(case, command, workdir / case.name, timeout=timeout, window=window, seed=seed)
+
+        result = trio.run(one)
+        results.append(result)
+        if progress is not None:
+            progress(result)
+    return results
+
+
+def hashes_of(entries: list[bytes]) -> list[bytes]:
+    return [sha256(e) for e in entries]
