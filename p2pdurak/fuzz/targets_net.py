@@ -68,27 +68,11 @@ def _frames(chunks: list[bytes]) -> tuple[list[bytes], str | None]:
     return frames, None
 
 
-KNOWN_LOST_FRAME_BUG = "known-bug:frame-lost-before-bad-header"
-"""FrameDecoder.next_frame takes a complete frame out of the buffer, then parses the next header; if that header
-announces too large a frame it raises NetFault and the complete frame is lost. Whether that frame is delivered
-then depends on how the stream arrived (it is, if the bad header came in a later chunk). The strict xfail in
-tests/fuzz/test_fuzz_known_bugs.py shows it; drop this exemption when that test starts passing."""
-
-
-def _lost_before_bad_header(a: tuple[list[bytes], str | None], b: tuple[list[bytes], str | None]) -> bool:
-    """Both refuse the stream as frame-too-large, and one only lacks some last frames of the other."""
-    (fa, ra), (fb, rb) = a, b
-    shorter, longer = (fa, fb) if len(fa) <= len(fb) else (fb, fa)
-    return ra == rb == "frame-too-large" and longer[: len(shorter)] == shorter
-
-
 def check_stream(case: Case) -> str:
     bounds = (0, *case.cuts, len(case.stream))
     chunked = _frames([case.stream[a:b] for a, b in itertools.pairwise(bounds)])
     whole = _frames([case.stream])
     if chunked != whole:
-        if _lost_before_bad_header(chunked, whole):
-            return KNOWN_LOST_FRAME_BUG
         raise fail(f"the frames depend on how the stream is chunked: {chunked} vs {whole}")
     frames, refused = whole
     decoded = 0

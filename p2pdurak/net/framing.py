@@ -38,14 +38,15 @@ class FrameDecoder:
             self._need = need
 
     def next_frame(self) -> bytes | None:
-        """The next complete frame, or None when more bytes are needed."""
+        """The next complete frame, or None when more bytes are needed. The header after a frame is checked on the
+        next call, so a complete frame is delivered even when an oversized header follows it in the same chunk."""
+        self._parse_header()
         if self._need is None or len(self._buffer) < HEADER + self._need:
             return None
         end = HEADER + self._need
         frame = bytes(self._buffer[HEADER:end])
         del self._buffer[:end]
         self._need = None
-        self._parse_header()
         return frame
 
     @property

@@ -1,5 +1,5 @@
 """Bugs the fuzz targets found in other layers, with the smallest input that showed them: regression tests for
-the fixed ones, strict xfails for the open ones (when one passes, drop the xfail and the target's exemption)."""
+the fixed ones, kept as regression tests."""
 
 from __future__ import annotations
 
@@ -22,12 +22,6 @@ def test_fuzz_a_transcript_that_repeats_an_entry_is_invalid() -> None:
     assert report.entry == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="p2pdurak/net/framing.py FrameDecoder.next_frame: a complete frame followed by a header that announces "
-    "more than max_frame is lost (next_frame removes it from the buffer, then raises frame-too-large for the next "
-    "header); fed in two chunks the same frame is delivered, so what a connection delivers depends on TCP chunking",
-)
 def test_fuzz_a_complete_frame_before_an_oversized_header_is_delivered() -> None:
     frame = encode_frame(b"\x91\x29")
     decoder = FrameDecoder(max_frame=4096)
