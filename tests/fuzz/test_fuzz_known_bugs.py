@@ -1,5 +1,4 @@
-"""Bugs the fuzz targets found in other layers, with the smallest input that showed them: regression tests for
-the fixed ones, kept as regression tests."""
+"""Bugs the fuzz targets found in other layers (all fixed), kept as regression tests with the smallest input."""
 
 from __future__ import annotations
 
