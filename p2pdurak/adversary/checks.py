@@ -77,10 +77,13 @@ def check(outcome: ScenarioOutcome) -> None:
             if list(saved.entries) != runner.entries:
                 problems.append(f"seat {seat}: the saved transcript is not what it received")
     else:
-        for seat in honest_seats(table, sc):
+        seats = honest_seats(table, sc)
+        for seat in seats:
             fault = table.fault(seat)
             if fault is not None:
                 problems.append(f"honest seat {seat} faulted: {fault.reason} (seat {fault.seat})")
+        if len({table.transcript(s) for s in seats if table.runners[s].genesis_bytes is not None}) > 1:
+            problems.append("the honest seats saved different transcripts")
     if ex.kind == "refused":
         refused = [table.host.refused[m] for m in getattr(liar, "lies_sent", []) if m in table.host.refused]
         outcome.detected = (refused[0], ex.seat) if refused else None

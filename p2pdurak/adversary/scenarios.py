@@ -63,6 +63,7 @@ class Scenario:
     expect: Expect
     timeout: float = 40.0
     extra: Callable[[AdversaryTable], list[str]] | None = field(default=None)
+    gap: str | None = None  # a known gap: the honest parties do not (yet) detect it; the test is a strict xfail
 
 
 # ----------------------------------------------------------------------------- triggers and crafts
@@ -379,6 +380,27 @@ def storm(table: AdversaryTable, seat: int, index: int) -> None:
             table.spawn(stranger)
 
 
+def swallow_first_play(table: AdversaryTable) -> Callable[[int, bytes], bool]:
+    swallowed: list[bytes] = []
+
+    def swallow(seat: int, move: bytes) -> bool:
+        peer = table.side.runner.peer
+        if seat == LIAR and not swallowed and peer is not None and peer.phase == game.PLAY:
+            swallowed.append(move)
+            return True
+        return False
+
+    return swallow
+
+
+def censoring_host() -> Plan:
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        if table.host.swallow is None:
+            table.host.swallow = swallow_first_play(table)
+
+    return Plan(hook=hook)
+
+
 def equivocation_evidence(table: AdversaryTable) -> list[str]:
     """An honest seat holding the victim's entry can prove the host equivocated."""
     victim = table.runners[VICTIM]
@@ -468,6 +490,11 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("drop-entry", "the host leaves an entry out of a seat's stream", ("R-NET-50", "R-NET-51"),
              lambda: Plan(view=lambda t: Skip(LIAR, 1)),
              Expect("recovered", "entry-gap", HOST, victims=(LIAR,))),
+    Scenario("censored-move", "the host confirms a seat's move and never appends it", ("R-LOG-9", "R-NET-61"),
+             censoring_host, Expect("faulted", "censored-move", HOST, verify="invalid", how=None, victims=(LIAR,)),
+             timeout=8.0,
+             gap="moves reach only the host (R-LOG-9 asks for direct delivery to every peer too): nobody can see "
+                 "the censored move, no clock runs for its author, and the table waits for ever"),
     Scenario("oversize-frame", "a frame header announcing 8 MiB on a seated connection", ("R-NET-2", "R-NET-5"),
              lambda: Plan(hook=raw_bytes_at(14, (8 << 20).to_bytes(4, "big") + b"x" * 64)),
              Expect("dropped", "frame-too-large", LIAR)),

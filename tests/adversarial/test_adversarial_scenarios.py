@@ -11,8 +11,19 @@ from p2pdurak.adversary.checks import run_scenario
 from p2pdurak.adversary.scenarios import SCENARIOS, Scenario
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+def _param(s: Scenario) -> object:
+    marks = [pytest.mark.xfail(strict=True, reason=s.gap)] if s.gap else []
+    return pytest.param(s, marks=marks, id=s.name)
+
+
+@pytest.mark.parametrize("scenario", [_param(s) for s in SCENARIOS])
 async def test_adversarial_scenario(tmp_path: Path, scenario: Scenario) -> None:
     outcome = await run_scenario(scenario, tmp_path)
     assert outcome.passed, outcome.problems
     assert outcome.detected == (scenario.expect.reason, scenario.expect.seat)
+
+
+def test_adversarial_scenario_table_is_complete() -> None:
+    names = [s.name for s in SCENARIOS]
+    assert len(names) == len(set(names))
+    assert all(s.spec and s.expect.reason for s in SCENARIOS)
