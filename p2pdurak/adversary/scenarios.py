@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 import trio
 
-from p2pdurak.adversary.liars import LieKit, SeatLie
+from p2pdurak.adversary.liars import LieKit, LyingRunner, SeatLie
 from p2pdurak.adversary.table import AdversaryTable, Plan
 from p2pdurak.adversary.tamper import EntryView, Equivocation, Fork, Skip, Swap
 from p2pdurak.cards import rank_of, suit_of
@@ -314,29 +314,16 @@ class BadEntrySignature(EntryView):
         return flip_last(entries[index]) if seat == VICTIM and index == self.index else entries[index]
 
 
-def colluding_host(table_plan: Plan) -> Plan:
-    """The host appends the liar's lie without the rule check."""
+def colluding_host(plan: Plan) -> Plan:
+    """The host appends the liar's lies without the rule check."""
 
-    def unchecked(seat: int, move: bytes) -> bool:
-        return seat == LIAR and table_plan.lies[LIAR] is not None and _is_lie(move)
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        if table.host.unchecked is None:
+            liar = table.runners[LIAR]
+            assert isinstance(liar, LyingRunner)
+            table.host.unchecked = lambda author, move: author == LIAR and move in liar.lies_sent
 
-    return replace(table_plan, unchecked=unchecked)
-
-
-_LIES: set[bytes] = set()
-
-
-def _is_lie(move: bytes) -> bool:
-    return move in _LIES
-
-
-def remembered(craft: Callable[[LieKit], Sequence[bytes]]) -> Callable[[LieKit], Sequence[bytes]]:
-    def wrapped(kit: LieKit) -> Sequence[bytes]:
-        out = craft(kit)
-        _LIES.update(out)
-        return out
-
-    return wrapped
+    return replace(plan, hook=hook)
 
 
 # ----------------------------------------------------------------------------- raw bytes on a seat's connection
@@ -473,7 +460,7 @@ SCENARIOS: tuple[Scenario, ...] = (
              Expect("refused", "does-not-beat", LIAR)),
     Scenario("host-illegal-move", "the host appends a move with a wrong key", ("R-PEER-10", "R-PEER-11"),
              lambda: colluding_host(Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"),
-                                                  remembered(wrong_play_key)))),
+                                                  wrong_play_key))),
              Expect("faulted", "wrong-key", HOST, verify="invalid", how=None, victims=(VICTIM,))),
     Scenario("host-bad-signature", "an entry whose host signature does not verify", ("R-LOG-11",),
              lambda: Plan(view=lambda t: BadEntrySignature(4)),
