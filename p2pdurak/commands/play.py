@@ -44,6 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-auto-pass", action="store_true", help="never pass for me, even when passing is all I can do"
     )
+    parser.add_argument(
+        "--in-memory", action="store_true",
+        help="run the computer players' peers in this process without sockets (same checks; for tests)",
+    )
 
 
 def options_from(args: argparse.Namespace) -> Options:
@@ -106,8 +110,31 @@ def memory_factory(args: argparse.Namespace) -> SessionFactory:
     return factory
 
 
+def loopback_factory(args: argparse.Namespace) -> SessionFactory:
+    """Every seat a real peer over loopback TCP with its own keys: you host, the computer players join."""
+    from p2pdurak.netgame.loopback import open_loopback_session
+    from p2pdurak.ui.memory import TableConfig
+
+    options = options_from(args)
+    name = player_name(args)
+
+    def factory(game_number: int, previous_durak: int | None) -> AbstractAsyncContextManager[SeatSession]:
+        config = TableConfig(
+            options,
+            name=name,
+            level=args.level,
+            bot_delay=args.bot_delay,
+            seed=args.seed,
+            previous_durak=previous_durak if options.teams is None else None,
+            game_number=game_number,
+        )
+        return open_loopback_session(config)
+
+    return factory
+
+
 def session_factory(args: argparse.Namespace) -> SessionFactory:
-    return memory_factory(args)
+    return memory_factory(args) if getattr(args, "in_memory", False) else loopback_factory(args)
 
 
 def transcript_saver(args: argparse.Namespace) -> Saver:
