@@ -11,10 +11,13 @@ from typing import TYPE_CHECKING
 from p2pdurak.i18n import add_lang_argument
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from contextlib import AbstractAsyncContextManager
+    from typing import Any
 
     from p2pdurak.rules import Options
     from p2pdurak.ui.app import Saver, SessionFactory
+    from p2pdurak.ui.memory import TableConfig
     from p2pdurak.ui.session import SeatSession
 
 HELP = "play Durak in the terminal against computer players"
@@ -88,31 +91,8 @@ def player_name(args: argparse.Namespace) -> str:
     return name
 
 
-def memory_factory(args: argparse.Namespace) -> SessionFactory:
-    """Computer players in this process (the network layer's factory replaces this one in `session_factory`)."""
-    from p2pdurak.ui.memory import TableConfig, open_memory_session
-
-    options = options_from(args)
-    name = player_name(args)
-
-    def factory(game_number: int, previous_durak: int | None) -> AbstractAsyncContextManager[SeatSession]:
-        config = TableConfig(
-            options,
-            name=name,
-            level=args.level,
-            bot_delay=args.bot_delay,
-            seed=args.seed,
-            previous_durak=previous_durak if options.teams is None else None,
-            game_number=game_number,
-        )
-        return open_memory_session(config)
-
-    return factory
-
-
-def loopback_factory(args: argparse.Namespace) -> SessionFactory:
-    """Every seat a real peer over loopback TCP with its own keys: you host, the computer players join."""
-    from p2pdurak.netgame.loopback import open_loopback_session
+def table_factory(args: argparse.Namespace, opener: Callable[[TableConfig], Any]) -> SessionFactory:
+    """One game's TableConfig from the options, handed to `opener` (the loopback TCP table or the in-memory one)."""
     from p2pdurak.ui.memory import TableConfig
 
     options = options_from(args)
@@ -128,13 +108,22 @@ def loopback_factory(args: argparse.Namespace) -> SessionFactory:
             previous_durak=previous_durak if options.teams is None else None,
             game_number=game_number,
         )
-        return open_loopback_session(config)
+        session: AbstractAsyncContextManager[SeatSession] = opener(config)
+        return session
 
     return factory
 
 
 def session_factory(args: argparse.Namespace) -> SessionFactory:
-    return memory_factory(args) if getattr(args, "in_memory", False) else loopback_factory(args)
+    """Every seat a real peer over loopback TCP with its own keys (you host, the computer players join);
+    `--in-memory`: the same peers and checks with the other seats in this process and no sockets."""
+    if args.in_memory:
+        from p2pdurak.ui.memory import open_memory_session
+
+        return table_factory(args, open_memory_session)
+    from p2pdurak.netgame.loopback import open_loopback_session
+
+    return table_factory(args, open_loopback_session)
 
 
 def transcript_saver(args: argparse.Namespace) -> Saver:

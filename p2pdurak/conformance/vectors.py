@@ -23,7 +23,7 @@ from p2pdurak.conformance.scenes import BASE_GAMES, BaseGame, Scene, phase_is
 from p2pdurak.conformance.transcripts import Json, rebuild, records_of, sha256_hex, verify_outcome
 from p2pdurak.log import KIND_ENTRY, KIND_GENESIS
 from p2pdurak.peer.events import Verdict
-from p2pdurak.rules import GameResult
+from p2pdurak.peer.verify import result_json, verdict_json
 from p2pdurak.wire.vectors import VECTOR_DIR, main_for
 
 VALID_FILE = "transcript-valid.json"
@@ -55,32 +55,6 @@ def _file(algorithm: str, spec: str, notes: Json, groups: list[Json], **extra: A
 
 def _case(comment: str, spec: str, result: str, flags: list[str], **fields: Any) -> Json:
     return {"tcId": 0, "comment": comment, "spec": spec, "result": result, "flags": flags, **fields}
-
-
-def result_json(res: GameResult | None) -> Json | None:
-    """A game result in the form `p2pdurak verify --json` prints it."""
-    if res is None:
-        return None
-    return {
-        "durak": res.durak,
-        "losing_team": list(res.losing_team) if res.losing_team is not None else None,
-        "draw": res.draw,
-        "pogony": res.pogony,
-        "forfeit": res.forfeit,
-        "forfeit_reason": res.forfeit_reason or None,
-        "out_order": [list(g) for g in res.out_order],
-    }
-
-
-def verdict_json(v: Verdict) -> Json:
-    return {
-        "challenger": v.challenger,
-        "author": v.author,
-        "card": v.card,
-        "caught": v.caught,
-        "play_entry": v.play_entry,
-        "challenge_entry": v.challenge_entry,
-    }
 
 
 # -- transcript-valid.json ------------------------------------------------------------------------------------------

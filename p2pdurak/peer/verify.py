@@ -38,30 +38,36 @@ class VerifyReport:
             "message": self.message,
             "entries": self.entries,
             "how": self.how,
-            "result": None
-            if res is None
-            else {
-                "durak": res.durak,
-                "losing_team": list(res.losing_team) if res.losing_team is not None else None,
-                "draw": res.draw,
-                "pogony": res.pogony,
-                "forfeit": res.forfeit,
-                "forfeit_reason": res.forfeit_reason or None,
-                "out_order": [list(g) for g in res.out_order],
-            },
-            "verdicts": [
-                {
-                    "challenger": v.challenger,
-                    "author": v.author,
-                    "card": v.card,
-                    "caught": v.caught,
-                    "play_entry": v.play_entry,
-                    "challenge_entry": v.challenge_entry,
-                }
-                for v in self.verdicts
-            ],
+            "result": result_json(res),
+            "verdicts": [verdict_json(v) for v in self.verdicts],
             "players": list(self.names),
         }
+
+
+def result_json(res: GameResult | None) -> dict[str, object] | None:
+    """A game result as `verify --json` prints it (SPEC.md R-PEER-49)."""
+    if res is None:
+        return None
+    return {
+        "durak": res.durak,
+        "losing_team": list(res.losing_team) if res.losing_team is not None else None,
+        "draw": res.draw,
+        "pogony": res.pogony,
+        "forfeit": res.forfeit,
+        "forfeit_reason": res.forfeit_reason or None,
+        "out_order": [list(g) for g in res.out_order],
+    }
+
+
+def verdict_json(v: Verdict) -> dict[str, object]:
+    return {
+        "challenger": v.challenger,
+        "author": v.author,
+        "card": v.card,
+        "caught": v.caught,
+        "play_entry": v.play_entry,
+        "challenge_entry": v.challenge_entry,
+    }
 
 
 def verify_transcript_bytes(data: bytes) -> VerifyReport:
