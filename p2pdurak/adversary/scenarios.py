@@ -430,7 +430,7 @@ SCENARIOS: tuple[Scenario, ...] = (
              lambda: Plan(lies=lie(in_phase(game.DEAL_KEYS), wrong_reveal_key)),
              Expect("refused", "wrong-key", LIAR)),
     Scenario("withheld-key", "a seat never reveals its deal keys", ("R-NET-61", "R-GAME-9"),
-             lambda: Plan(lies=lie(in_phase(game.DEAL_KEYS), lambda kit: [], then="withhold")),
+             lambda: Plan(move_timeout=1.0, lies=lie(in_phase(game.DEAL_KEYS), lambda kit: [], then="withhold")),
              Expect("abort", "silent-seat", LIAR, how="abort")),
     Scenario("junk-point", "a shuffle output that is not a curve point", ("R-MP-4", "R-MP-10"),
              lambda: Plan(shuffle_proofs=True, lies=lie(in_phase(game.SHUFFLE), junk_point)),

@@ -56,7 +56,7 @@ class Plan:
     options: Options = field(default_factory=lambda: Options(deck=24, players=3))
     seed: int = 1
     shuffle_proofs: bool = False
-    move_timeout: float = 0.6
+    move_timeout: float = 3.0  # long enough for a loaded machine; a silence scenario sets its own
     lies: dict[int, SeatLie] = field(default_factory=dict)
     players: dict[int, Chooser] = field(default_factory=dict)
     view: Callable[[AdversaryTable], EntryView] | None = None
