@@ -130,7 +130,8 @@ def _check_report(outcome: ScenarioOutcome, report: VerifyReport) -> None:
     if ex.verify == "invalid":
         if report.valid or (report.reason, report.seat) != (ex.reason, ex.seat):
             problems.append(f"the transcript verifies as ({report.valid}, {report.reason}, {report.seat})")
-    elif ex.verify == "valid":
+    else:
+        assert ex.verify == "valid", ex.verify
         if not report.valid:
             problems.append(f"the transcript is invalid: {report.reason} (seat {report.seat}) {report.message}")
         elif ex.how is not None and report.how != ex.how:

@@ -464,7 +464,7 @@ SCENARIOS: tuple[Scenario, ...] = (
              Expect("faulted", "wrong-key", HOST, verify="invalid", how=None, victims=(VICTIM,))),
     Scenario("host-bad-signature", "an entry whose host signature does not verify", ("R-LOG-11",),
              lambda: Plan(view=lambda t: BadEntrySignature(4)),
-             Expect("faulted", "bad-entry-signature", HOST, verify="valid-others", how=None)),
+             Expect("faulted", "bad-entry-signature", HOST, verify="invalid", how=None)),
     Scenario("equivocation", "the host sends one seat another entry with the same seq", ("R-LOG-11", "R-LOG-17"),
              lambda: Plan(view=equivocation),
              Expect("faulted", "wrong-prev", HOST, verify="invalid", how=None), extra=equivocation_evidence),

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import trio
 
-from p2pdurak.adversary.liars import LieKit, SeatLie
+from p2pdurak.adversary.liars import SeatLie
 from p2pdurak.adversary.scenarios import flip_last, in_phase, playing, wrong_play_key, wrong_reveal_key
 from p2pdurak.adversary.table import AdversaryTable, Plan, open_table
 from p2pdurak.adversary.tamper import EntryView, Equivocation
 from p2pdurak.errors import DurakError, PeerFault
-from p2pdurak.log import authenticate_move, sha256, sign_move
+from p2pdurak.log import authenticate_move, sign_move
 from p2pdurak.net.config import NetConfig
 from p2pdurak.peer import game
 from p2pdurak.peer.messages import AbortBody
@@ -115,10 +115,6 @@ def _forced_index(table: AdversaryTable) -> int | None:
     return table.server.entries.index(forced[0])
 
 
-def _first_play_key(kit: LieKit) -> list[bytes]:
-    return wrong_play_key(kit)
-
-
 BAD_SIG_AT = 4
 EQUIVOCATE_AT = 4
 
@@ -140,7 +136,7 @@ PEER_CASES: tuple[PeerCase, ...] = (
     PeerCase("illegal-move-appended", "the host appends its own play with a wrong key",
              ("R-PEER-10", "R-PEER-11", "R-PEER-25"),
              Options(deck=24, players=2), host_lie=SeatLie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"),
-                                                           _first_play_key, then="withhold"),
+                                                           wrong_play_key, then="withhold"),
              poison=_forced_index),
     PeerCase("wrong-key-in-deal", "the host's deal reveal carries a wrong key", ("R-MP-15", "R-PEER-11", "R-PEER-20"),
              Options(deck=24, players=2), host_lie=SeatLie(in_phase(game.DEAL_KEYS), wrong_reveal_key, then="withhold"),
@@ -293,7 +289,3 @@ def run_peer_cases(command: str, workdir: Path, *, only: str | None = None, time
         if progress is not None:
             progress(result)
     return results
-
-
-def hashes_of(entries: list[bytes]) -> list[bytes]:
-    return [sha256(e) for e in entries]
