@@ -87,7 +87,16 @@ def _print_table(reports: list, verbose: bool) -> None:  # type: ignore[type-arg
 
 
 def _run_peer(args: argparse.Namespace) -> int:
+    import shlex
     import tempfile
+
+    from p2pdurak.errors import LocalError
+
+    try:
+        if not shlex.split(args.peer):
+            raise ValueError("empty")
+    except ValueError as exc:
+        raise LocalError("bad-command", f"--peer needs a command line ({exc})") from exc
 
     from p2pdurak.conformance.peer_runner import PEER_CASES, PeerCaseResult, run_peer_cases
 

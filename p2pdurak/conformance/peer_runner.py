@@ -208,17 +208,26 @@ async def run_peer_case(case: PeerCase, command: str, workdir: Path, *, timeout:
                 await trio.sleep(0.005)
 
             async def external() -> None:
-                proc = await trio.run_process(argv, check=False, stdout=out, stderr=out, stdin=subprocess.DEVNULL)
+                try:
+                    proc = await trio.run_process(argv, check=False, stdout=out, stderr=out,
+                                                  stdin=subprocess.DEVNULL)
+                except OSError as exc:  # the command cannot be started at all
+                    out.write(f"cannot start {argv[:1]}: {exc.strerror}\n".encode())
+                    exit_codes.append(127)
+                    return
                 exit_codes.append(proc.returncode)
 
             nursery.start_soon(external)
-            while not any(e.kind == "joined" and e.seat == EXTERNAL for e in table.events):
+            while not any(e.kind == "joined" and e.seat == EXTERNAL for e in table.events) and not exit_codes:
                 await trio.sleep(0.01)
-            for s in range(2, case.options.players):
-                nursery.start_soon(_run_ours, table, s)
-                while table.clients[s].seat is None:
-                    await trio.sleep(0.005)
-            verdict = await _watch(case, table, window)
+            if exit_codes:
+                verdict = f"the peer exited with code {exit_codes[0]} before it joined"
+            else:
+                for s in range(2, case.options.players):
+                    nursery.start_soon(_run_ours, table, s)
+                    while table.clients[s].seat is None:
+                        await trio.sleep(0.005)
+                verdict = await _watch(case, table, window)
             with trio.move_on_after(5.0):  # let the peer write its transcript and exit by itself
                 while not exit_codes:
                     await trio.sleep(0.02)

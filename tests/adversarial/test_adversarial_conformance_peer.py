@@ -46,3 +46,11 @@ def test_adversarial_conformance_peer_command_placeholders() -> None:
     argv = expand("peer join {link} --profile {profile} --port {port}", {"link": "durak://a b", "profile": "/p q",
                                                                         "port": "9"})
     assert argv == ["peer", "join", "durak://a b", "--profile", "/p q", "--port", "9"]
+
+
+def test_adversarial_conformance_peer_that_cannot_start_fails_at_once(tmp_path: Path) -> None:
+    report_path = tmp_path / "report.json"
+    code = main(["conformance", "--peer", "false {link}", "--case", "honest-2p-24", "--report", str(report_path)])
+    cases = json.loads(report_path.read_text())["cases"]
+    assert code == 1 and [c["detail"] for c in cases] == ["the peer exited with code 1 before it joined"]
+    assert main(["conformance", "--peer", "'unterminated"]) == 2
