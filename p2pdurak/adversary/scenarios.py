@@ -367,6 +367,37 @@ def storm(table: AdversaryTable, seat: int, index: int) -> None:
             table.spawn(stranger)
 
 
+def lockout(table: AdversaryTable, seat: int, index: int) -> None:
+    """From entry 8 on, 40 strangers keep every hello slot of the host busy (each reconnects as soon as it is
+    closed, until the game is over); the liar's connection is cut once, at entry 10."""
+    if seat != LIAR:
+        return
+    if index == 10:
+        table.spawn(table.clients[LIAR].drop_connection)
+    if index != 8:
+        return
+    port = table.side.port
+    server = table.side.server
+
+    async def stranger() -> None:
+        while not server.closed.is_set():
+            try:
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+            except OSError:
+                await trio.sleep(0.05)
+                continue
+            with trio.move_on_after(30.0):
+                try:
+                    while await stream.receive_some(4096):
+                        pass
+                except (trio.BrokenResourceError, OSError):
+                    pass
+            await stream.aclose()
+
+    for _ in range(40):
+        table.spawn(stranger)
+
+
 def swallow_first_play(table: AdversaryTable) -> Callable[[int, bytes], bool]:
     swallowed: list[bytes] = []
 
@@ -482,6 +513,11 @@ SCENARIOS: tuple[Scenario, ...] = (
              timeout=8.0,
              gap="moves reach only the host (R-LOG-9 asks for direct delivery to every peer too): nobody can see "
                  "the censored move, no clock runs for its author, and the table waits for ever"),
+    Scenario("stranger-lockout", "strangers keep every hello slot busy while a seat reconnects", ("R-NET-6",),
+             lambda: Plan(hook=lockout), Expect("recovered", "connection-closed", LIAR, victims=(LIAR,)),
+             timeout=20.0,
+             gap="R-NET-6 closes every new connection while 32 are in the hello, the seat's too: strangers who "
+                 "reconnect at once keep a seat out until its move time-out makes it forfeit (silent-seat)"),
     Scenario("oversize-frame", "a frame header announcing 8 MiB on a seated connection", ("R-NET-2", "R-NET-5"),
              lambda: Plan(hook=raw_bytes_at(14, (8 << 20).to_bytes(4, "big") + b"x" * 64)),
              Expect("dropped", "frame-too-large", LIAR)),
