@@ -23,7 +23,7 @@ import trio
 from p2pdurak.adversary.liars import SeatLie
 from p2pdurak.adversary.scenarios import flip_last, in_phase, playing, wrong_play_key, wrong_reveal_key
 from p2pdurak.adversary.table import AdversaryTable, Plan, open_table
-from p2pdurak.adversary.tamper import EntryView, Equivocation
+from p2pdurak.adversary.tamper import EntryView, Equivocation, Fork, Swap
 from p2pdurak.errors import DurakError, PeerFault
 from p2pdurak.log import authenticate_move, sign_move
 from p2pdurak.net.config import NetConfig
@@ -117,6 +117,7 @@ def _forced_index(table: AdversaryTable) -> int | None:
 
 BAD_SIG_AT = 4
 EQUIVOCATE_AT = 4
+FORK_AT = 4
 
 PEER_CASES: tuple[PeerCase, ...] = (
     PeerCase("honest-2p-24", "two seats, 24 cards", ("R-GAME-1", "R-GAME-10", "R-PEER-10"),
@@ -127,12 +128,17 @@ PEER_CASES: tuple[PeerCase, ...] = (
              Options(deck=36, players=3)),
     PeerCase("honest-2p-cheating", "two seats, cheating variant", ("R-RULES-29", "R-PEER-35"),
              Options(deck=24, players=2, cheating=True)),
+    PeerCase("reordered-entries", "entries 1 and 2 sent in the wrong order (the peer must reconnect and catch up)",
+             ("R-NET-50", "R-NET-51"), Options(deck=24, players=2), view=lambda t: Swap(EXTERNAL, 1)),
     PeerCase("bad-entry-signature", "an entry whose host signature does not verify", ("R-LOG-11", "R-PEER-11"),
              Options(deck=24, players=2), view=lambda t: BadSignatureTo(BAD_SIG_AT), poison=lambda t: BAD_SIG_AT),
     PeerCase("equivocating-entry", "another host-signed entry with the same seq, then the real chain",
              ("R-LOG-10", "R-LOG-11"), Options(deck=24, players=2),
              view=lambda t: Equivocation(t.identities[0], EXTERNAL, EQUIVOCATE_AT, _host_abort_move(t)),
              poison=lambda t: EQUIVOCATE_AT + 1),
+    PeerCase("forked-chain", "entry 4 left out for the peer, the later moves re-chained onto the fork",
+             ("R-LOG-11", "R-LOG-19"), Options(deck=24, players=3),
+             view=lambda t: Fork(t.identities[0], EXTERNAL, FORK_AT), poison=lambda t: FORK_AT),
     PeerCase("illegal-move-appended", "the host appends its own play with a wrong key",
              ("R-PEER-10", "R-PEER-11", "R-PEER-25"),
              Options(deck=24, players=2), host_lie=SeatLie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"),
