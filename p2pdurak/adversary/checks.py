@@ -96,9 +96,12 @@ def check(outcome: ScenarioOutcome) -> None:
             problems.append(f"the host dropped seat {ex.seat} for {dropped}, expected {ex.reason}")
     if ex.kind == "recovered":
         client = table.clients[first]
+        dropped = table.client_dropped(first)
         if client.connections < 2:
             problems.append(f"seat {first} never reconnected")
-        outcome.detected = (ex.reason, ex.seat) if client.connections >= 2 else None
+        if ex.reason not in dropped:
+            problems.append(f"seat {first} dropped its connection for {dropped}, expected {ex.reason}")
+        outcome.detected = (ex.reason, ex.seat) if client.connections >= 2 and ex.reason in dropped else None
     if ex.kind == "ignored" and isinstance(liar, LyingRunner):
         entries = table.runners[0].entries
         for lie in liar.lies_sent:

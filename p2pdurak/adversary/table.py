@@ -116,6 +116,11 @@ class AdversaryTable:
     endings: dict[int, Ending] = field(default_factory=dict)
     failures: dict[int, str] = field(default_factory=dict)
     nursery: trio.Nursery | None = None
+    seat_events: dict[int, list[NetEvent]] = field(default_factory=dict)  # what each seat's client reported
+
+    def client_dropped(self, seat: int) -> list[str]:
+        """Reasons the seat's own client gave for dropping its connection to the host."""
+        return [e.reason for e in self.seat_events.get(seat, []) if e.kind == "dropped"]
 
     @property
     def host(self) -> TamperingHost:
@@ -189,6 +194,7 @@ async def open_table(plan: Plan, profile: Path, config: NetConfig = ADVERSARY_CO
     table = AdversaryTable(plan, profile, config, identities, side, runners, clients, events)
     for s, runner in enumerate(runners):
         runner.listener = _HookListener(table, s)
+        clients[s].observer = table.seat_events.setdefault(s, []).append
     if plan.view is not None:
         server.view = plan.view(table)
     return table
