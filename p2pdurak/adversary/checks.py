@@ -9,9 +9,10 @@ from p2pdurak.adversary.liars import LyingRunner
 from p2pdurak.adversary.scenarios import Scenario
 from p2pdurak.adversary.table import AdversaryTable, open_table, play
 from p2pdurak.crypto.identity import Identity
-from p2pdurak.log import read_transcript
+from p2pdurak.log import encode_transcript
+from p2pdurak.netgame.store import game_file, load_seat
 from p2pdurak.peer import Peer
-from p2pdurak.peer.verify import VerifyReport
+from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
 
 
 @dataclass
@@ -73,9 +74,11 @@ def check(outcome: ScenarioOutcome) -> None:
             assert runner.peer is not None
             if not _intact(runner.peer, runner.identity, runner.entries, fault.entry):
                 problems.append(f"seat {seat}: its state is not the state before the faulty entry")
-            saved = read_transcript(runner.transcript())
-            if list(saved.entries) != runner.entries:
-                problems.append(f"seat {seat}: the saved transcript is not what it received")
+            saved = load_seat(game_file(runner.profile, runner.peer.genesis.data.game_id, seat))
+            if list(saved.entries) != runner.entries or saved.genesis is None or saved.genesis != runner.genesis_bytes:
+                problems.append(f"seat {seat}: its seat file does not hold what it received")
+            elif verify_transcript_bytes(encode_transcript(saved.genesis, saved.entries)) != table.report(seat):
+                problems.append(f"seat {seat}: its file and its memory verify differently")
     else:
         seats = honest_seats(table, sc)
         for seat in seats:
