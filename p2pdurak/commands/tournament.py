@@ -95,8 +95,11 @@ def _report(args: argparse.Namespace, options: Options, tally: Tally) -> None:
     summary: dict[str, object] = {"a": args.a, "b": args.b, "options": options.describe(), "seed": args.seed}
     summary.update(tally.summary())
     if args.a == "hard" or args.b == "hard":
-        summary["iterations"] = args.iterations
-        summary["seconds"] = args.seconds
+        from p2pdurak.bots.search import Budget
+
+        default = args.iterations is None and args.seconds is None
+        summary["iterations"] = Budget().iterations if default else args.iterations
+        summary["seconds"] = Budget().seconds if default else args.seconds
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return
