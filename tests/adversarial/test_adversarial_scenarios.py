@@ -12,7 +12,9 @@ from p2pdurak.adversary.scenarios import SCENARIOS, Scenario
 
 
 def _param(s: Scenario) -> object:
-    marks = [pytest.mark.xfail(strict=True, reason=s.gap)] if s.gap else []
+    # Not strict: a known gap that hangs on a race (stranger-lockout) sometimes slips through by luck over real
+    # sockets; the gap is still there, and CI must not fail on the lucky run.
+    marks = [pytest.mark.xfail(strict=False, reason=s.gap)] if s.gap else []
     return pytest.param(s, marks=marks, id=s.name)
 
 
