@@ -16,7 +16,8 @@ class NetConfig:
     write_timeout: float = 10.0  # a frame must be written within this
     handshake_timeout: float = 10.0  # from accept/connect until the hello is done and both keys are proven
     connect_timeout: float = 10.0  # TCP connect
-    max_unauthenticated: int = 32  # the host closes new connections beyond this many still in the hello
+    max_unauthenticated: int = 32  # connections in the hello at once (R-NET-6)
+    max_unauthenticated_per_address: int = 8  # of those, from one source address
     max_outbox: int = 4096  # queued direct messages to one connection before it counts as stuck and is dropped
     backoff_initial: float = 0.25  # first reconnect delay (before jitter)
     backoff_cap: float = 10.0  # longest reconnect delay

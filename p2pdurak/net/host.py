@@ -22,6 +22,7 @@ from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
 from p2pdurak.net.links import Invite
+from p2pdurak.net.slots import HelloSlots
 from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
 
@@ -105,7 +106,7 @@ class HostServer:
         self._deadlines: dict[int, float] = {}
         self._armed = 0  # wait_for calls so far (a re-arm inside submit must survive the author's clock stop)
         self._watch = trio.Event()
-        self._unauthenticated = 0
+        self._slots = HelloSlots(self.config.max_unauthenticated, self.config.max_unauthenticated_per_address)
 
     @classmethod
     def resume(
@@ -238,16 +239,22 @@ class HostServer:
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         fs = FramedStream(stream, self.config)
-        if self._unauthenticated >= self.config.max_unauthenticated:
+        slot, evicted = self._slots.admit(peer_address(stream))
+        if evicted is not None:
+            evicted.evict()
+            self.observer(NetEvent("dropped", None, "hello-slots-full"))
+        if slot is None:
             await fs.aclose()
             return
         conn: _Conn | None = None
-        self._unauthenticated += 1
+        hello_scope = trio.CancelScope()
+        slot.evict = hello_scope.cancel
         try:
             try:
-                conn = await self._hello(fs)
+                with hello_scope:
+                    conn = await self._hello(fs)
             finally:
-                self._unauthenticated -= 1
+                self._slots.release(slot)
             if conn is not None:
                 await self._run_conn(conn)
         except (PeerFault, ConnectionClosed) as exc:
@@ -465,6 +472,15 @@ class HostServer:
                 self._deadlines.pop(seat, None)
         if result.entries:
             self._extend(result.entries)  # (submit may have called finish() on the last move of the game)
+
+
+def peer_address(stream: trio.SocketStream) -> str:
+    """The remote IP address of a connection ("" if the socket no longer knows it)."""
+    try:
+        name = stream.socket.getpeername()
+    except OSError:
+        return ""
+    return str(name[0]) if isinstance(name, tuple) else str(name)
 
 
 async def open_listeners(host: str = "127.0.0.1", port: int = 0) -> list[trio.SocketListener]:

@@ -158,7 +158,7 @@ async def test_too_many_connections_in_the_hello_are_shed() -> None:
         with trio.fail_after(2):
             assert await third.raw.receive_some(100) == b""  # closed at once, no challenge
         await first.aclose()
-        await until(lambda: host._unauthenticated < 2)
+        await until(lambda: len(host._slots) < 2)
         fourth = await RawPeer.connect(invite)
         assert (await fourth.challenge()).game_id == GAME_ID  # room again once one has gone
 
