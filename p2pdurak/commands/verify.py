@@ -44,6 +44,13 @@ def run(args: argparse.Namespace) -> int:
             f"challenge: {who(v.challenger)} challenged {format_card(v.card, symbols=True)} of {who(v.author)}: "
             f"{outcome} (evidence: entries {v.play_entry} and {v.challenge_entry})"
         )
+    acc = report.accusation
+    if acc is not None:
+        at_head = "the host had to append it" if acc.valid_at_head else "the host could have refused it"
+        print(
+            f"accusation: {who(acc.accuser)} accuses {who(acc.accused)} of {acc.reason}: the move of "
+            f"{who(acc.author)} with counter {acc.counter} was never appended ({at_head}); an accusation, not a proof"
+        )
     if not report.valid:
         where = "the genesis" if report.entry is None else f"entry {report.entry}"
         print(f"INVALID: {report.reason} at {where}; at fault: {who(report.seat)}. {report.message}")

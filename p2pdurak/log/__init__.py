@@ -1,8 +1,18 @@
 """The signed, hash-chained log: genesis, moves, entries, rejects, the sequencer, evidence, transcripts (SPEC.md 7)."""
 
+from p2pdurak.log.accusation import (
+    CENSORED_MOVE,
+    Accusation,
+    AccusationData,
+    CheckedAccusation,
+    check_accusation,
+    check_censorship,
+    make_accusation,
+)
 from p2pdurak.log.chain import ChainFollower, PendingMove, VerifiedEntry, replay
 from p2pdurak.log.dlog import (
     HEADER,
+    KIND_ACCUSATION,
     KIND_ENTRY,
     KIND_GENESIS,
     PRIVATE_KINDS,
@@ -41,7 +51,9 @@ from p2pdurak.log.moves import SignedMove, VerifiedReject, authenticate_move, si
 from p2pdurak.log.sequencer import Appended, Rejected, Sequencer, Validator
 
 __all__ = [
+    "CENSORED_MOVE",
     "HEADER",
+    "KIND_ACCUSATION",
     "KIND_ENTRY",
     "KIND_GENESIS",
     "MAX_BODY_SIZE",
@@ -53,8 +65,11 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "PRIVATE_KINDS",
+    "Accusation",
+    "AccusationData",
     "Appended",
     "ChainFollower",
+    "CheckedAccusation",
     "EntryEquivocation",
     "Evidence",
     "InvalidEvidence",
@@ -75,10 +90,13 @@ __all__ = [
     "VerifiedReject",
     "assemble_genesis",
     "authenticate_move",
+    "check_accusation",
+    "check_censorship",
     "check_genesis_data",
     "encode_record",
     "encode_transcript",
     "evidence_of",
+    "make_accusation",
     "make_genesis_data",
     "parse_records",
     "public_view",

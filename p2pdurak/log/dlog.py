@@ -1,7 +1,8 @@
 """Transcript files (`.dlog`): a magic header, then records kind (u8) || length (u32be) || payload (SPEC.md 7.7).
 
-The public transcript is the signed genesis then every entry, in order. A peer's own file may interleave private
-records (kinds 0x80..0xFF: its secrets, its outgoing moves) that never leave the machine; `public_view` drops them.
+The public transcript is the signed genesis then every entry, in order, and at most one accusation after them (a
+seat that gave up on a censoring host, SPEC.md R-LOG-25). A peer's own file may interleave private records (kinds
+0x80..0xFF: its secrets, its outgoing moves) that never leave the machine; `public_view` drops them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2pdurak.errors import LocalError, PeerFault
+from p2pdurak.log.accusation import check_accusation
 from p2pdurak.log.chain import ChainFollower, replay
 from p2pdurak.log.faults import ReplayFault
 from p2pdurak.log.genesis import VerifiedGenesis, verify_genesis
@@ -22,6 +24,8 @@ FORMAT_VERSION = 1
 HEADER = MAGIC + bytes((FORMAT_VERSION,))
 KIND_GENESIS = 0x01
 KIND_ENTRY = 0x02
+KIND_ACCUSATION = 0x03
+PUBLIC_KINDS = (KIND_GENESIS, KIND_ENTRY, KIND_ACCUSATION)
 PRIVATE_KINDS = range(0x80, 0x100)
 MAX_RECORD_SIZE = MAX_ENTRY_SIZE
 _RECORD_HEADER = 5
@@ -29,7 +33,8 @@ _RECORD_HEADER = 5
 
 class TranscriptError(LocalError):
     """A file that is not a well-formed transcript (reasons: bad-magic, unsupported-format, truncated,
-    record-too-large, unknown-record, private-record, missing-genesis, misplaced-genesis, empty-record)."""
+    record-too-large, unknown-record, private-record, missing-genesis, misplaced-genesis, misplaced-accusation,
+    empty-record)."""
 
     def __init__(self, reason: str, message: str = "", *, offset: int | None = None) -> None:
         super().__init__(reason, message)
@@ -47,19 +52,22 @@ class Record:
 class Transcript:
     genesis: bytes
     entries: tuple[bytes, ...]
+    accusation: bytes | None = None  # the Accusation bytes, if the file ends with one
 
 
 def encode_record(kind: int, payload: bytes) -> bytes:
-    if not (kind in (KIND_GENESIS, KIND_ENTRY) or kind in PRIVATE_KINDS):
+    if not (kind in PUBLIC_KINDS or kind in PRIVATE_KINDS):
         raise LocalError("unknown-record", f"record kind 0x{kind:02x}")
     if not 0 < len(payload) <= MAX_RECORD_SIZE:
         raise LocalError("record-too-large", f"{len(payload)} bytes")
     return bytes((kind,)) + len(payload).to_bytes(4, "big") + payload
 
 
-def encode_transcript(genesis: bytes, entries: Iterable[bytes]) -> bytes:
+def encode_transcript(genesis: bytes, entries: Iterable[bytes], accusation: bytes | None = None) -> bytes:
     parts = [HEADER, encode_record(KIND_GENESIS, genesis)]
     parts.extend(encode_record(KIND_ENTRY, e) for e in entries)
+    if accusation is not None:
+        parts.append(encode_record(KIND_ACCUSATION, accusation))
     return b"".join(parts)
 
 
@@ -83,7 +91,7 @@ def parse_records(data: bytes, *, allow_torn_tail: bool = False) -> tuple[list[R
             raise TranscriptError("truncated", "a record header is cut short", offset=pos)
         kind = data[pos]
         length = int.from_bytes(data[pos + 1 : pos + 5], "big")
-        if not (kind in (KIND_GENESIS, KIND_ENTRY) or kind in PRIVATE_KINDS):
+        if not (kind in PUBLIC_KINDS or kind in PRIVATE_KINDS):
             raise TranscriptError("unknown-record", f"record kind 0x{kind:02x}", offset=pos)
         if length == 0:
             raise TranscriptError("empty-record", "a record of zero bytes", offset=pos)
@@ -100,25 +108,31 @@ def parse_records(data: bytes, *, allow_torn_tail: bool = False) -> tuple[list[R
 
 
 def public_view(records: Sequence[Record], *, allow_private: bool) -> Transcript:
-    """The genesis and entries; genesis must come first and only once. Private records: refused or skipped."""
+    """The genesis, entries and accusation: genesis first and once, an accusation at most once and after every entry.
+    Private records: refused or skipped."""
     genesis: bytes | None = None
     entries: list[bytes] = []
+    accusation: bytes | None = None
     for record in records:
         if record.kind in PRIVATE_KINDS:
             if not allow_private:
                 raise TranscriptError("private-record", "a private record in a public file", offset=record.offset)
             continue
         if record.kind == KIND_GENESIS:
-            if genesis is not None or entries:
+            if genesis is not None or entries or accusation is not None:
                 raise TranscriptError("misplaced-genesis", "a genesis record after the first", offset=record.offset)
             genesis = record.payload
         elif genesis is None:
-            raise TranscriptError("missing-genesis", "an entry before the genesis", offset=record.offset)
+            raise TranscriptError("missing-genesis", "a record before the genesis", offset=record.offset)
+        elif accusation is not None:
+            raise TranscriptError("misplaced-accusation", "a record after the accusation", offset=record.offset)
+        elif record.kind == KIND_ACCUSATION:
+            accusation = record.payload
         else:
             entries.append(record.payload)
     if genesis is None:
         raise TranscriptError("missing-genesis", "no genesis record")
-    return Transcript(genesis, tuple(entries))
+    return Transcript(genesis, tuple(entries), accusation)
 
 
 def read_transcript(data: bytes, *, allow_private: bool = False) -> Transcript:
@@ -128,12 +142,19 @@ def read_transcript(data: bytes, *, allow_private: bool = False) -> Transcript:
 
 
 def verify_transcript(transcript: Transcript) -> tuple[VerifiedGenesis, ChainFollower]:
-    """Check the genesis and follow every entry; ReplayFault (entry index None for the genesis) on the first fault."""
+    """Check the genesis, follow every entry, check the accusation on its own (R-LOG-26); ReplayFault on the first
+    fault, with the entry index (None for the genesis, the number of entries for the accusation)."""
     try:
         genesis = verify_genesis(transcript.genesis)
     except PeerFault as exc:
         raise ReplayFault(exc, None) from exc
-    return genesis, replay(genesis, transcript.entries)
+    chain = replay(genesis, transcript.entries)
+    if transcript.accusation is not None:
+        try:
+            check_accusation(genesis, transcript.accusation)
+        except PeerFault as exc:
+            raise ReplayFault(exc, chain.length) from exc
+    return genesis, chain
 
 
 class TranscriptWriter:
@@ -160,6 +181,10 @@ class TranscriptWriter:
 
     def append_entry(self, entry: bytes) -> None:
         self.append(KIND_ENTRY, entry)
+
+    def append_accusation(self, accusation: bytes) -> None:
+        """The Accusation bytes (make_accusation): the last public record of the file (R-LOG-25)."""
+        self.append(KIND_ACCUSATION, accusation)
 
     def _write(self, data: bytes) -> None:
         self._file.write(data)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
+from p2pdurak.log.accusation import Accusation, AccusationData
 from p2pdurak.log.genesis import VerifiedGenesis, assemble_genesis, make_genesis_data, sign_genesis, verify_genesis
 from p2pdurak.log.messages import Entry, EntryData
 from p2pdurak.log.moves import sign_move
@@ -59,3 +60,19 @@ def honest_chain(table: Table, moves: int, seed: int = 7) -> list[bytes]:
             raise LocalError(result.reason, "the honest chain was refused")
         entries.append(result.entry_bytes)
     return entries
+
+
+def forge_accusation(
+    signer: Identity,
+    genesis_hash: bytes,
+    accuser: int,
+    accused: int,
+    reason: str,
+    chain_length: int,
+    evidence: bytes,
+    *,
+    domain: str = "accusation",
+) -> bytes:
+    """Accusation bytes with whatever fields (and signing key, and domain) the caller wants, checked against nothing."""
+    data = encode(AccusationData(genesis_hash, accuser, accused, reason, chain_length, evidence))
+    return encode(Accusation(data, signer.sign(domain, data)))

@@ -13,10 +13,19 @@ from typing import Any
 from p2pdurak import PROTOCOL_VERSION, SUITE
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import DurakError, LocalError, PeerFault
-from p2pdurak.log.dlog import HEADER, KIND_ENTRY, encode_record, encode_transcript, read_transcript, verify_transcript
+from p2pdurak.log.accusation import Accusation, AccusationData
+from p2pdurak.log.dlog import (
+    HEADER,
+    KIND_ACCUSATION,
+    KIND_ENTRY,
+    encode_record,
+    encode_transcript,
+    read_transcript,
+    verify_transcript,
+)
 from p2pdurak.log.evidence import EntryEquivocation, MoveEquivocation
 from p2pdurak.log.faults import ReplayFault, sha256
-from p2pdurak.log.fixtures import Table, forge_entry, honest_chain, make_table
+from p2pdurak.log.fixtures import Table, forge_accusation, forge_entry, honest_chain, make_table
 from p2pdurak.log.genesis import verify_genesis
 from p2pdurak.log.messages import (
     Entry,
@@ -38,8 +47,11 @@ from p2pdurak.wire.vectors import Outcome, main_for
 MESSAGES_FILE = "wire-messages.json"
 LOG_FILE = "wire-log.json"
 TYPES: dict[str, type] = {
-    cls.__name__: cls for cls in (Member, GenesisData, Genesis, MoveData, Move, EntryData, Entry, RejectData, Reject)
-}
+    cls.__name__: cls
+    for cls in (
+        Member, GenesisData, Genesis, MoveData, Move, EntryData, Entry, RejectData, Reject, AccusationData, Accusation,
+    )
+}  # fmt: skip
 
 
 def message_to_json(msg: object) -> dict[str, Any]:
@@ -74,6 +86,8 @@ def _messages_cases(table: Table) -> list[dict[str, Any]]:
         raise LocalError("vector-generator", "the sequencer did not answer as expected")
     entry = decode(appended.entry_bytes, Entry)
     reject = decode(rejected.reject_bytes, Reject)
+    accusation_bytes = forge_accusation(table.identities[2], g.hash, 2, g.host, "censored-move", 1, move)
+    accusation = decode(accusation_bytes, Accusation)
     valid: list[tuple[str, bytes]] = [
         ("Member", encode(g.data.roster[0])),
         ("GenesisData", g.data_bytes),
@@ -84,12 +98,15 @@ def _messages_cases(table: Table) -> list[dict[str, Any]]:
         ("Entry", encode(entry)),
         ("RejectData", reject.data),
         ("Reject", rejected.reject_bytes),
+        ("AccusationData", accusation.data),
+        ("Accusation", accusation_bytes),
     ]
     member = _fields(g.data.roster[0])
     gdata = _fields(g.data)
     mdata = _fields(decode(decode(move, Move).data, MoveData))
     edata = _fields(decode(entry.data, EntryData))
     rdata = _fields(decode(reject.data, RejectData))
+    adata = _fields(decode(accusation.data, AccusationData))
     env = _fields(decode(move, Move))
 
     def with_field(fields: list[Value], index: int, value: Value) -> bytes:
@@ -138,6 +155,12 @@ def _messages_cases(table: Table) -> list[dict[str, Any]]:
         ("RejectData", "reason with capitals", with_field(rdata, 5, "Stale-Pass"), "bad-field"),
         ("RejectData", "empty reason", with_field(rdata, 5, ""), "bad-field"),
         ("RejectData", "reason of 65 bytes", with_field(rdata, 5, "a" * 65), "bad-field"),
+        ("AccusationData", "accused seat 6", with_field(adata, 3, 6), "bad-field"),
+        ("AccusationData", "reason with a space", with_field(adata, 4, "censored move"), "bad-field"),
+        ("AccusationData", "chain length 2^32", with_field(adata, 5, 2**32), "bad-field"),
+        ("AccusationData", "empty evidence", with_field(adata, 6, b""), "bad-field"),
+        ("AccusationData", "a Move where AccusationData belongs", move, "unexpected-type"),
+        ("Accusation", "signature of 65 bytes", with_field(_fields(accusation), 2, b"\x00" * 65), "bad-field"),
     ]
     cases: list[dict[str, Any]] = []
     for type_name, data in valid:
@@ -360,21 +383,73 @@ def _transcript_cases(t: Table) -> list[tuple[str, bytes]]:
     good = encode_transcript(t.genesis_bytes, e)
     flipped = bytearray(good)
     flipped[len(good) // 2] ^= 1
+    return [*_plain_transcript_cases(t, e, good, bytes(flipped)), *_accusation_transcript_cases(t, e)]
+
+
+def _plain_transcript_cases(t: Table, e: list[bytes], good: bytes, flipped: bytes) -> list[tuple[str, bytes]]:
     return [
         ("an honest transcript", good),
         ("a transcript with no entries", encode_transcript(t.genesis_bytes, [])),
-        ("one byte flipped in the middle", bytes(flipped)),
+        ("one byte flipped in the middle", flipped),
         ("cut in the middle of the last record", good[:-10]),
         ("cut in the header", good[:9]),
         ("another magic", b"P2PDURAK-DLOX" + good[13:]),
         ("format version 2", good[:14] + b"\x02" + good[15:]),
         ("an entry record before the genesis", HEADER + encode_record(KIND_ENTRY, e[0])),
         ("a private record in a public transcript", good + encode_record(0x80, b"secret")),
-        ("a record of kind 3", good + b"\x03\x00\x00\x00\x01\x00"),
+        ("a record of kind 4", good + b"\x04\x00\x00\x00\x01\x00"),
         ("a record of length 0", good + b"\x02\x00\x00\x00\x00"),
         ("a record longer than 262144 bytes", good + b"\x02\x00\x04\x00\x01"),
         ("a second genesis record", good + encode_record(0x01, t.genesis_bytes)),
     ]
+
+
+def _accusation_transcript_cases(t: Table, e: list[bytes]) -> list[tuple[str, bytes]]:
+    """Seat 2 accuses the host (seat 1) of never appending seat 0's next move (R-LOG-25, R-LOG-26). The chain-level
+    rules of censorship (R-PEER-50) are for `verify`: transcript-tampered.json holds those."""
+    g = t.genesis
+    host = g.host
+    chain = verify_transcript(read_transcript(encode_transcript(t.genesis_bytes, e)))[1]
+    held = t.move(0, chain.last_counter(0) + 1, chain.head, b"\x92\x07\x00")
+    accuser = t.identities[2]
+    other = make_table(3, seed=52, host=1)
+
+    def accusation(**change: Any) -> bytes:
+        fields: dict[str, Any] = {
+            "signer": accuser, "genesis_hash": g.hash, "accuser": 2, "accused": host, "reason": "censored-move",
+            "chain_length": len(e), "evidence": held,
+        }  # fmt: skip
+        fields.update(change)
+        return forge_accusation(**fields)
+
+    good = accusation()
+    record = encode_record(KIND_ACCUSATION, good)
+    broken_move = held[:-1] + bytes((held[-1] ^ 1,))
+    return [
+        ("an accusation after the last entry", encode_transcript(t.genesis_bytes, e, good)),
+        ("an accusation and no entries", encode_transcript(t.genesis_bytes, [], accusation(chain_length=0))),
+        ("an accusation before the last entry", encode_transcript(t.genesis_bytes, e[:2]) + record
+         + encode_record(KIND_ENTRY, e[2])),
+        ("two accusations", encode_transcript(t.genesis_bytes, e, good) + record),
+        ("an accusation before the genesis", HEADER + record),
+        ("a genesis after the accusation", encode_transcript(t.genesis_bytes, e, good)
+         + encode_record(0x01, t.genesis_bytes)),
+        ("an accusation signed in the move domain", encode_transcript(t.genesis_bytes, e, accusation(domain="move"))),
+        ("an accusation signed by the accused, not the accuser",
+         encode_transcript(t.genesis_bytes, e, accusation(signer=t.host))),
+        ("an accusation by seat 3 at a table of 3", encode_transcript(t.genesis_bytes, e, accusation(accuser=3))),
+        ("an accusation of seat 5 at a table of 3", encode_transcript(t.genesis_bytes, e, accusation(accused=5))),
+        ("an accusation signed for another game",
+         encode_transcript(t.genesis_bytes, e, accusation(genesis_hash=other.genesis.hash))),
+        ("evidence whose author signature does not verify",
+         encode_transcript(t.genesis_bytes, e, accusation(evidence=broken_move))),
+        ("evidence that is a move of another game", encode_transcript(
+            t.genesis_bytes, e, accusation(evidence=sign_move(t.identities[0], other.genesis.hash, 0, 9, g.hash, b""))
+        )),
+        ("evidence that is an entry, not a move", encode_transcript(t.genesis_bytes, e, accusation(evidence=e[0]))),
+        ("an accusation record of one zero byte",
+         encode_transcript(t.genesis_bytes, e) + encode_record(KIND_ACCUSATION, b"\x00")),
+    ]  # fmt: skip
 
 
 def generate_log() -> dict[str, Any]:
@@ -408,8 +483,9 @@ def generate_log() -> dict[str, Any]:
             "Chain": "R-LOG-11, R-LOG-23: replay entries after the group's genesis; valid with length and head, or "
             "invalid with reason, entry (index of the failing entry) and seat at fault",
             "Evidence": "R-LOG-17, R-LOG-18: valid with the seat proven at fault, or invalid with reason not-evidence",
-            "Transcript": "R-LOG-21..23: a whole file; valid with length and head, or invalid with reason "
-            "(and entry and seat for a replay failure)",
+            "Transcript": "R-LOG-21..23, R-LOG-25, R-LOG-26: a whole file; valid with length and head, or invalid "
+            "with reason (and entry and seat for a replay failure; entry = the number of entries for a fault of the "
+            "accusation record)",
         },
         "numberOfTests": tcid,
         "testGroups": [

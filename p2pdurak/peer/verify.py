@@ -1,18 +1,49 @@
 """Offline verification of a transcript: replay it as an observer with no secrets (SPEC.md 8.9).
 
 The observer runs exactly the checks every seat ran during the game: signatures, chain, counters, every rule,
-every key, every proof, and the audit at the end.
+every key, every proof, and the audit at the end. A transcript that ends with an accusation (a seat gave up on a
+host that never appended a move) is reported as that accusation, not as a proof (R-PEER-50, R-PEER-51).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2pdurak.errors import PeerFault
-from p2pdurak.log import read_transcript, verify_genesis
+from p2pdurak.errors import PeerFault, RuleError
+from p2pdurak.log import (
+    CheckedAccusation,
+    Transcript,
+    VerifiedGenesis,
+    check_accusation,
+    check_censorship,
+    read_transcript,
+    verify_genesis,
+)
 from p2pdurak.peer.events import Verdict
 from p2pdurak.peer.peer import Peer
 from p2pdurak.rules import GameResult
+
+
+@dataclass(frozen=True, slots=True)
+class ReportedAccusation:
+    """An authentic accusation as `verify` shows it (R-PEER-49): who accuses whom, why, and which move it held."""
+
+    accuser: int
+    accused: int
+    reason: str
+    author: int  # the author of the move that was never appended
+    counter: int  # its counter
+    valid_at_head: bool  # would the host have had to append it at the end of the chain (R-PEER-43)?
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "accuser": self.accuser,
+            "accused": self.accused,
+            "reason": self.reason,
+            "author": self.author,
+            "counter": self.counter,
+            "valid_at_head": self.valid_at_head,
+        }
 
 
 @dataclass(frozen=True)
@@ -27,6 +58,7 @@ class VerifyReport:
     how: str | None = None  # "result" or "abort"
     verdicts: tuple[Verdict, ...] = field(default=())
     names: tuple[str, ...] = ()
+    accusation: ReportedAccusation | None = None  # an authentic accusation record, whether it held or not
 
     def to_json(self) -> dict[str, object]:
         res = self.result
@@ -41,6 +73,7 @@ class VerifyReport:
             "result": result_json(res),
             "verdicts": [verdict_json(v) for v in self.verdicts],
             "players": list(self.names),
+            "accusation": self.accusation.to_json() if self.accusation is not None else None,
         }
 
 
@@ -96,6 +129,8 @@ def verify_transcript_bytes(data: bytes) -> VerifyReport:
             f = observer.faulted
             return VerifyReport(False, f.reason, f.entry, f.seat, f.message, total, verdicts=tuple(verdicts),
                                 names=names)
+    if transcript.accusation is not None:
+        return _accusation_report(transcript, genesis, observer, tuple(verdicts), names)
     if not observer.over:
         waiting = observer.waiting_on()
         return VerifyReport(
@@ -110,3 +145,42 @@ def verify_transcript_bytes(data: bytes) -> VerifyReport:
         return VerifyReport(False, fault.reason, total - 1, fault.seat, fault.message, total, snap.final, how,
                             tuple(verdicts), names)
     return VerifyReport(True, None, None, None, "valid", total, snap.final, how, tuple(verdicts), names)
+
+
+def _accusation_report(
+    transcript: Transcript, genesis: VerifiedGenesis, observer: Peer, verdicts: tuple[Verdict, ...],
+    names: tuple[str, ...],
+) -> VerifyReport:
+    """R-PEER-50, R-PEER-51: every entry replayed without a fault; now the accusation record after them."""
+    assert transcript.accusation is not None
+    total = len(transcript.entries)
+    try:
+        accusation = check_accusation(genesis, transcript.accusation)
+    except PeerFault as exc:
+        return VerifyReport(False, exc.reason, total, exc.seat, exc.message, total, verdicts=verdicts, names=names)
+    reported = ReportedAccusation(
+        accusation.accuser, accusation.accused, accusation.reason, accusation.author, accusation.counter,
+        _valid_at_head(observer, accusation),
+    )
+    try:
+        check_censorship(accusation, observer.chain, game_over=observer.over)
+    except PeerFault as exc:
+        return VerifyReport(False, exc.reason, total, exc.seat, exc.message, total, verdicts=verdicts, names=names,
+                            accusation=reported)
+    s, a = accusation.accuser, accusation.author
+    message = (
+        f"accusation by seat {s} ({genesis.name(s)}): seat {a}'s move (counter {accusation.counter}) was never "
+        "appended; a time-out is not a proof"
+    )
+    return VerifyReport(False, accusation.reason, total, genesis.host, message, total, verdicts=verdicts,
+                        names=names, accusation=reported)
+
+
+def _valid_at_head(observer: Peer, accusation: CheckedAccusation) -> bool:
+    """The host's own check of the move at the end of the chain (R-LOG-14, R-PEER-43): would it have to append it?"""
+    try:
+        pending = observer.chain.check_move(accusation.evidence.encoded)
+        observer.validate(pending.move, pending.seen_length)
+    except (PeerFault, RuleError):
+        return False
+    return True

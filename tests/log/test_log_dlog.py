@@ -146,7 +146,7 @@ def test_replay_fault_names_the_entry_and_seat() -> None:
         (HEADER + b"\x01\x00\x04\x00\x01", "record-too-large"),
         (HEADER + b"\x01\xff\xff\xff\xff", "record-too-large"),
         (HEADER + b"\x01\x00\x00\x00\x00", "empty-record"),
-        (HEADER + b"\x03\x00\x00\x00\x01x", "unknown-record"),
+        (HEADER + b"\x04\x00\x00\x00\x01x", "unknown-record"),
         (HEADER + b"\x00\x00\x00\x00\x01x", "unknown-record"),
         (HEADER + encode_record(KIND_ENTRY, b"x"), "missing-genesis"),
         (SMALL_FILE + encode_record(KIND_GENESIS, b"x"), "misplaced-genesis"),
