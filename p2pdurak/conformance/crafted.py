@@ -44,6 +44,9 @@ FLAG_NOTES = {
     "HostFault": "the host appended an entry it had to reject: the host is at fault (R-PEER-12)",
     "AuthorFault": "two moves of one author with one counter: the author is at fault (R-LOG-18)",
     "Incomplete": "a transcript that stops while the game waits on a move (R-PEER-47)",
+    "Accusation": "a transcript that ends with a seat's signed accusation that the host never appended a move "
+    "(R-LOG-25, R-PEER-50, R-PEER-51): `expected.accusation` is the `accusation` object of `verify --json`, null "
+    "when the record is not an authentic accusation of this game or an entry fault comes first",
     "FalseDeclaration": "a lowest-trump declaration contradicted by a card opened later: the declarer forfeits "
     "(R-PEER-31) and the audit names it (R-PEER-39)",
 }
@@ -162,6 +165,9 @@ def tampered_cases(bases: dict[str, bytes]) -> list[Tampered]:
     out += _file_edit_cases(bases["plain24"])
     out += _crafted_entry_cases(bases)
     out.append(_false_declaration_case(bases))
+    from p2pdurak.conformance.accusations import accusation_cases  # it builds on this module's helpers
+
+    out += accusation_cases(bases)
     return out
 
 
@@ -261,7 +267,7 @@ def _file_edit_cases(base: bytes) -> list[Tampered]:
     add(f"a flipped byte inside the move of entry {k}", "R-LOG-11 (2)",
         {"fileEdits": [{"offset": offs[k + 1] + 5 + 60, "xor": 0x01}]}, invalid("bad-entry-signature", k, host))
     add(f"the record kind of entry {k} changed to a reserved kind", "R-LOG-22",
-        {"fileEdits": [{"offset": offs[k + 1], "xor": 0x01}]}, unreadable("unknown-record"))
+        {"fileEdits": [{"offset": offs[k + 1], "xor": 0x06}]}, unreadable("unknown-record"))
     add("a flipped byte in the magic", "R-LOG-22", {"fileEdits": [{"offset": 0, "xor": 0x20}]}, unreadable("bad-magic"))
     add("format version 3", "R-LOG-22", {"fileEdits": [{"offset": 14, "xor": 0x02}]}, unreadable("unsupported-format"))
     add("the file cut inside its last record", "R-LOG-22", {"fileEdits": [{"cut": len(base) - 10}]},

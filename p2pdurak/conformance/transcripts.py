@@ -18,7 +18,7 @@ from p2pdurak.peer.verify import verify_transcript_bytes
 Json = dict[str, Any]
 
 # Keys of `verify --json` that a case may pin; a case lists only those it cares about.
-OUTCOME_KEYS = ("valid", "reason", "entry", "seat", "how", "entries", "result", "verdicts")
+OUTCOME_KEYS = ("valid", "reason", "entry", "seat", "how", "entries", "result", "verdicts", "accusation")
 
 
 @dataclass(frozen=True, slots=True)
