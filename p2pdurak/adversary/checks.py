@@ -59,7 +59,9 @@ def check(outcome: ScenarioOutcome) -> None:
     if isinstance(liar, LyingRunner) and liar.lie is not None and liar.fired_at is None:
         problems.append("the lie was never told (its trigger never matched)")
     first = ex.victims[0]
-    if ex.kind == "faulted":
+    if ex.kind == "accused":
+        _check_accused(outcome)
+    elif ex.kind == "faulted":
         for seat in ex.victims:
             fault = table.fault(seat)
             if fault is None:
@@ -105,6 +107,8 @@ def check(outcome: ScenarioOutcome) -> None:
         if ex.reason not in dropped:
             problems.append(f"seat {first} dropped its connection for {dropped}, expected {ex.reason}")
         outcome.detected = (ex.reason, ex.seat) if client.connections >= 2 and ex.reason in dropped else None
+    if ex.kind == "ignored" and not isinstance(liar, LyingRunner):
+        outcome.detected = (ex.reason, ex.seat)
     if ex.kind == "ignored" and isinstance(liar, LyingRunner):
         entries = table.runners[0].entries
         for lie in liar.lies_sent:
@@ -129,6 +133,31 @@ def check(outcome: ScenarioOutcome) -> None:
     _check_report(outcome, report)
     if sc.extra is not None:
         problems.extend(sc.extra(table))
+
+
+def _check_accused(outcome: ScenarioOutcome) -> None:
+    """Every victim stopped with a signed accusation of the host whose evidence is the swallowed move, kept its
+    chain as it was, and its file holds the same transcript and accusation as its memory."""
+    sc, table, problems = outcome.scenario, outcome.table, outcome.problems
+    ex = sc.expect
+    swallowed = table.host.swallowed
+    for seat in ex.victims:
+        runner = table.runners[seat]
+        if runner.accusation is None or runner.overdue is None or runner.peer is None:
+            problems.append(f"seat {seat} did not accuse the host")
+            continue
+        outcome.detected = (ex.reason, ex.seat)
+        if runner.overdue.move not in swallowed:
+            problems.append(f"seat {seat} accused the host over a move the host did not swallow")
+        if runner.peer.faulted is not None:
+            problems.append(f"seat {seat} also faulted on an entry: {runner.peer.faulted.reason}")
+        if not _intact(runner.peer, runner.identity, runner.entries, len(runner.entries)):
+            problems.append(f"seat {seat}: its state is not the state its entries give")
+        saved = load_seat(game_file(runner.profile, runner.peer.genesis.data.game_id, seat))
+        if list(saved.entries) != runner.entries or saved.accusation != runner.accusation:
+            problems.append(f"seat {seat}: its seat file does not hold what it received and its accusation")
+        elif verify_transcript_bytes(saved.transcript()) != table.report(seat):
+            problems.append(f"seat {seat}: its file and its memory verify differently")
 
 
 def _check_report(outcome: ScenarioOutcome, report: VerifyReport) -> None:

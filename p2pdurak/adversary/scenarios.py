@@ -399,7 +399,9 @@ def lockout(table: AdversaryTable, seat: int, index: int) -> None:
         table.spawn(stranger)
 
 
-def swallow_first_play(table: AdversaryTable) -> Callable[[int, bytes], bool]:
+def swallow_first_play(table: AdversaryTable, *, relays_too: bool) -> Callable[[int, bytes], bool]:
+    """The liar's first move in play is answered as if logged and never appended; with `relays_too`, so is every
+    copy of it that another seat relays (a host that censors with care)."""
     swallowed: list[bytes] = []
 
     def swallow(seat: int, move: bytes) -> bool:
@@ -407,17 +409,30 @@ def swallow_first_play(table: AdversaryTable) -> Callable[[int, bytes], bool]:
         if seat == LIAR and not swallowed and peer is not None and peer.phase == game.PLAY:
             swallowed.append(move)
             return True
-        return False
+        return relays_too and move in swallowed and table.host.relaying
 
     return swallow
 
 
-def censoring_host() -> Plan:
+def censoring_host(*, relays_too: bool = True) -> Plan:
     def hook(table: AdversaryTable, seat: int, index: int) -> None:
         if table.host.swallow is None:
-            table.host.swallow = swallow_first_play(table)
+            table.host.swallow = swallow_first_play(table, relays_too=relays_too)
 
     return Plan(hook=hook)
+
+
+def relayed_move(table: AdversaryTable) -> list[str]:
+    """The move the host swallowed from its author reached the log through a relay, exactly once."""
+    from p2pdurak.adversary.tamper import entry_move
+
+    swallowed = table.host.swallowed
+    if not swallowed:
+        return ["the host swallowed nothing"]
+    logged = [entry_move(e) for e in table.runners[VICTIM].entries].count(swallowed[0])
+    if logged != 1 or not table.host.relayed:
+        return [f"the swallowed move is logged {logged} times; relays seen: {len(table.host.relayed)}"]
+    return []
 
 
 def equivocation_evidence(table: AdversaryTable) -> list[str]:
@@ -509,11 +524,13 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("drop-entry", "the host leaves an entry out of a seat's stream", ("R-NET-50", "R-NET-51"),
              lambda: Plan(view=lambda t: Skip(LIAR, 1)),
              Expect("recovered", "entry-gap", HOST, victims=(LIAR,))),
-    Scenario("censored-move", "the host confirms a seat's move and never appends it", ("R-LOG-9", "R-NET-61"),
-             censoring_host, Expect("faulted", "censored-move", HOST, verify="invalid", how=None, victims=(LIAR,)),
-             timeout=8.0,
-             gap="moves reach only the host (R-LOG-9 asks for direct delivery to every peer too): nobody can see "
-                 "the censored move, no clock runs for its author, and the table waits for ever"),
+    Scenario("censored-move", "the host confirms a seat's move, never appends it, and ignores every relay of it",
+             ("R-NET-71", "R-GAME-16", "R-GAME-17"),
+             censoring_host, Expect("accused", "censored-move", HOST, verify="invalid", how=None,
+                                    victims=(LIAR, VICTIM)), timeout=20.0),
+    Scenario("relayed-move", "the host swallows a seat's move; another seat relays it from the mesh",
+             ("R-NET-72", "R-GAME-16"),
+             lambda: censoring_host(relays_too=False), Expect("ignored", "relayed", HOST), extra=relayed_move),
     Scenario("stranger-lockout", "strangers on another address keep reconnecting while a seat reconnects", ("R-NET-6",),
              lambda: Plan(hook=lockout), Expect("recovered", "connection-closed", LIAR, victims=(LIAR,)),
              timeout=20.0),

@@ -57,6 +57,7 @@ class Plan:
     seed: int = 1
     shuffle_proofs: bool = False
     move_timeout: float = 3.0  # long enough for a loaded machine; a silence scenario sets its own
+    censor_timeout: float = 4.0  # how long a seat waits for the host to log or refuse a move it holds
     lies: dict[int, SeatLie] = field(default_factory=dict)
     players: dict[int, Chooser] = field(default_factory=dict)
     view: Callable[[AdversaryTable], EntryView] | None = None
@@ -158,9 +159,11 @@ def _runner(table_plan: Plan, seat: int, identity: Identity, profile: Path, meta
     player = table_plan.players.get(seat) or bot_player(table_plan.level, SeededRng(table_plan.seed * 131 + seat))
     lie = table_plan.lies.get(seat)
     rng = SeededRng(table_plan.seed * 17 + seat)
+    timeout = table_plan.censor_timeout
     if lie is not None:
-        return LyingRunner(identity, profile, player=player, rng=rng, durable=False, meta=meta, lie=lie)
-    return SeatRunner(identity, profile, player=player, rng=rng, durable=False, meta=meta)
+        return LyingRunner(identity, profile, player=player, rng=rng, durable=False, meta=meta, lie=lie,
+                           censor_timeout=timeout)
+    return SeatRunner(identity, profile, player=player, rng=rng, durable=False, meta=meta, censor_timeout=timeout)
 
 
 async def open_table(plan: Plan, profile: Path, config: NetConfig = ADVERSARY_CONFIG) -> AdversaryTable:
@@ -182,7 +185,7 @@ async def open_table(plan: Plan, profile: Path, config: NetConfig = ADVERSARY_CO
     app.server = server
     invite = server.invite("127.0.0.1", port)
     runners = [host_runner]
-    clients = [Client(identities[0], NAMES[0], invite, host_runner, config=config)]
+    clients = [Client(identities[0], NAMES[0], invite, host_runner, config=config, mesh=False)]
     host_runner.client = clients[0]
     for s in range(1, players):
         runner = _runner(plan, s, identities[s], profile / f"seat-{s}", {"role": "join", "link": invite.link()})
@@ -213,8 +216,19 @@ async def play(table: AdversaryTable, *, timeout: float = 30.0) -> None:
                 nursery.start_soon(_run_client, table, seat, client)
                 while client.seat is None:
                     await trio.sleep(0.002)
+            nursery.start_soon(_end_when_seats_left, table, nursery)
     for r in table.runners:
         r.close()
+
+
+async def _end_when_seats_left(table: AdversaryTable, nursery: trio.Nursery, grace: float = 3.0) -> None:
+    """A lying host may never end its own session (a censoring host waits for ever): once every other seat has
+    finished, give the host `grace` seconds and stop the table."""
+    others = range(1, len(table.clients))
+    while not all(s in table.endings or s in table.failures for s in others):
+        await trio.sleep(0.05)
+    await trio.sleep(grace)
+    nursery.cancel_scope.cancel()
 
 
 async def _run_client(table: AdversaryTable, seat: int, client: Client) -> None:

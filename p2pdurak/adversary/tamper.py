@@ -95,6 +95,8 @@ class TamperingHost(GameHost):
         self.refused: dict[bytes, str] = {}  # move bytes -> the reason of the host's signed reject
         self.received: list[tuple[int, bytes]] = []  # every (connection's seat, move) submitted
         self.keep_going = False  # keep the session open after the host's own seat faulted on a forced entry
+        self.relaying = False  # inside relay(): the move came from a seat that is not its author
+        self.relayed: list[bytes] = []  # every relayed move
 
     def submit(self, seat: int, move: bytes) -> Submission:
         self.received.append((seat, move))
@@ -114,6 +116,14 @@ class TamperingHost(GameHost):
         if submission.reject is not None and len(self.rejected) > before:
             self.refused[move] = self.rejected[-1]
         return submission
+
+    def relay(self, move: bytes) -> Submission:
+        self.relayed.append(move)
+        self.relaying = True
+        try:
+            return super().relay(move)
+        finally:
+            self.relaying = False
 
     def _after_entry(self) -> None:
         if self.keep_going and self.peer.faulted is not None:

@@ -37,6 +37,11 @@ class HostApp(Protocol):
 
     def submit(self, seat: int, move: bytes) -> Submission: ...
 
+    def relay(self, move: bytes) -> Submission:
+        """A move that one seat received from another over the mesh and hands on (9.11): submit it for its author.
+        A PeerFault (not an authentic move) drops the relaying connection."""
+        ...
+
     def on_silent(self, seat: int) -> Sequence[bytes]:
         """`seat` stayed silent past the time-out while the game waited on it: entries to append (an abort)."""
         ...

@@ -90,6 +90,9 @@ class _EchoHost:
     def submit(self, seat: int, move: bytes) -> Submission:
         return Submission(entries=(move,))
 
+    def relay(self, move: bytes) -> Submission:
+        return Submission(entries=(move,))
+
     def on_silent(self, seat: int) -> Sequence[bytes]:
         return ()
 

@@ -3,6 +3,10 @@
 A dropped connection is retried with capped exponential backoff. After every hello the client asks for catch-up
 from the number of entries it holds, and resends the moves the host has not confirmed (`Received`), so nothing is
 lost or delivered twice across reconnects.
+
+With `mesh` on (and an app that is a MeshApp) the client also runs the seat's side of the mesh (9.11): it
+announces its mesh listener to the host, dials the other seats the host names, sends each own move to them too,
+relays to the host what they send, and ticks the app so it can time the host out.
 """
 
 from __future__ import annotations
@@ -15,12 +19,14 @@ from p2pdurak import PROTOCOL_VERSION
 from p2pdurak.crypto.identity import Identity, fingerprint
 from p2pdurak.errors import LocalError
 from p2pdurak.net import messages as m
+from p2pdurak.net.addresses import ip_to_bytes, local_address
 from p2pdurak.net.api import ClientApp, Ending, NetEvent, Observer, ignore_event
 from p2pdurak.net.backoff import Backoff, Jitter, system_jitter
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
 from p2pdurak.net.links import Invite
+from p2pdurak.net.mesh import Mesh, MeshApp
 from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
 from p2pdurak.wire import text_charset
@@ -47,6 +53,8 @@ class Client:
         jitter: Jitter = system_jitter,
         have: int = 0,
         has_genesis: bool = False,
+        mesh: bool = True,
+        mesh_ip: str | None = None,
     ) -> None:
         if not 1 <= len(name.encode("utf-8", "replace")) <= 64 or text_charset(name) is not None:
             raise LocalError("bad-name", "a display name is 1..64 bytes of printable text, no outer spaces")
@@ -72,6 +80,10 @@ class Client:
         self._leaving = False
         self._wake = trio.Event()
         self._stream: FramedStream | None = None
+        self.mesh_ip = mesh_ip  # where our mesh listener listens and what we announce (None: our side of the link)
+        self.mesh: Mesh | None = None
+        if mesh and isinstance(app, MeshApp):
+            self.mesh = Mesh(identity, name, app, config=self.config, observer=observer, jitter=jitter)
 
     # ----------------------------------------------------------------- the game side's controls
 
@@ -83,7 +95,15 @@ class Client:
         self._next_mid += 1
         self._pending.append((mid, move))
         self._wake.set()
+        if self.mesh is not None:
+            self.mesh.broadcast(move)
         return mid
+
+    def relay(self, move: bytes) -> None:
+        """Hand another seat's move (received over the mesh) to the host; dropped if we are not connected."""
+        if self.connected:
+            self._outbox.append(m.Relay(move).encode())
+            self._wake.set()
 
     def leave(self) -> None:
         """Say bye and stop (no reconnect)."""
@@ -98,6 +118,23 @@ class Client:
     # ----------------------------------------------------------------- running
 
     async def run(self) -> Ending:
+        mesh = self.mesh
+        if mesh is None:
+            return await self._run_host_link()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(mesh.run)
+            nursery.start_soon(self._ticker, mesh.app)
+            try:
+                return await self._run_host_link()
+            finally:
+                nursery.cancel_scope.cancel()
+
+    async def _ticker(self, app: MeshApp) -> None:
+        while True:
+            await trio.sleep(self.config.mesh_tick)
+            app.on_tick(trio.current_time(), self.connected)
+
+    async def _run_host_link(self) -> Ending:
         last_contact = trio.current_time()
         while True:
             try:
@@ -140,7 +177,20 @@ class Client:
         self.connections += 1
         self.backoff.reset()
         self.observer(NetEvent("connected", self.seat, ""))
-        return await first_of(lambda: self._reader(fs), lambda: self._writer(fs))
+        if self.mesh is None:
+            return await first_of(lambda: self._reader(fs), lambda: self._writer(fs))
+        self.mesh.listen(self.mesh_ip or local_address(fs))
+        return await first_of(lambda: self._reader(fs), lambda: self._writer(fs), lambda: self._announce(self.mesh))
+
+    async def _announce(self, mesh: Mesh | None) -> Ending:
+        """Tell the host where our mesh listener is, once it is up (on every connection: the host may be new)."""
+        assert mesh is not None
+        await mesh.listening.wait()
+        if mesh.port:
+            ip = ip_to_bytes(self.mesh_ip) if self.mesh_ip and self.mesh_ip not in ("0.0.0.0", "::") else b""
+            self._outbox.append(m.MeshAddress(ip, mesh.port).encode())
+            self._wake.set()
+        await trio.sleep_forever()
 
     async def _handshake(self, fs: FramedStream) -> None:
         timeout = self.config.handshake_timeout
@@ -184,6 +234,8 @@ class Client:
 
     def _seated(self, seated: m.Seated) -> None:
         self.seat = seated.seat
+        if self.mesh is not None and self.game_id is not None:
+            self.mesh.set_game(seated.seat, self.game_id)
         self._confirm(seated.moves_seen)
         if not self._pending:
             self._next_mid = max(self._next_mid, seated.moves_seen + 1)
@@ -220,6 +272,14 @@ class Client:
                 if not self.has_genesis:
                     self.has_genesis = True
                     self.app.on_genesis(message.genesis)
+                if self.mesh is not None:
+                    self.mesh.roster_known()
+            elif isinstance(message, m.Peers):
+                if self.mesh is not None:
+                    self.mesh.set_peers(message.peers)
+            elif isinstance(message, m.RelayReject):
+                if self.mesh is not None:
+                    self.mesh.app.on_relay_reject(message.reject)
             elif isinstance(message, m.Bye):
                 return Ending("bye", message.reason)
             elif isinstance(message, m.Abort):
@@ -253,3 +313,4 @@ class Client:
                 await self._wake.wait()
             if idle.cancelled_caught:
                 await fs.send(m.Ping().encode())
+

@@ -23,6 +23,7 @@ class NetConfig:
     backoff_cap: float = 10.0  # longest reconnect delay
     give_up_after: float | None = 300.0  # the client stops reconnecting after this long without a hello (None: never)
     genesis_timeout: float = 120.0  # every seat must sign the genesis within this after the host starts
+    mesh_tick: float = 0.25  # how often a seat's game side is asked whether the host has logged what it holds
     linger_timeout: float = 5.0  # after the end, the host keeps serving a disconnected seat's catch-up this long
 
     def __post_init__(self) -> None:

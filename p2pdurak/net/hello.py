@@ -3,7 +3,9 @@
     transcript = role || 0x00 || game_id(16) || host_key(32) || host_challenge(32) || client_key(32)
                  || client_challenge(32)          role: b"client" or b"server"
 
-signed in domain "hello" (SPEC.md 9.3). The host's challenge is fresh for every connection, so a client signature
+signed in domain "hello" (SPEC.md 9.3). Mesh links between seats (9.11) use the roles b"mesh-client" (the dialing
+seat) and b"mesh-server" (the listening seat, in the host_key place), so no hello of one kind serves as the other.
+The host's challenge is fresh for every connection, so a client signature
 cannot be replayed; the client's challenge does the same for the host's signature; the role tag stops reflection.
 """
 
@@ -15,7 +17,8 @@ from p2pdurak.crypto.identity import Identity, SignatureError, verify
 from p2pdurak.net.errors import NetFault
 
 CHALLENGE_BYTES = 32
-_ROLES = (b"client", b"server")
+_ROLES = (b"client", b"server", b"mesh-client", b"mesh-server")
+_CLIENT_ROLES = (b"client", b"mesh-client")
 
 
 def fresh_challenge() -> bytes:
@@ -26,7 +29,7 @@ def transcript(
     role: bytes, game_id: bytes, host_key: bytes, host_challenge: bytes, client_key: bytes, client_challenge: bytes
 ) -> bytes:
     if role not in _ROLES:
-        raise ValueError("role must be client or server")
+        raise ValueError("role must be client, server, mesh-client or mesh-server")
     if (len(game_id), len(host_key), len(host_challenge), len(client_key), len(client_challenge)) != (
         16,
         32,
@@ -61,7 +64,7 @@ def check_hello(
     seat: int | None = None,
 ) -> None:
     """Raises NetFault(bad-hello) unless `signature` is the `role` side's signature of this transcript."""
-    signer = client_key if role == b"client" else host_key
+    signer = client_key if role in _CLIENT_ROLES else host_key
     try:
         verify(
             signer,

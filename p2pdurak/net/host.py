@@ -17,6 +17,7 @@ from p2pdurak import PROTOCOL_VERSION
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError, PeerFault
 from p2pdurak.net import messages as m
+from p2pdurak.net.addresses import ip_to_bytes, peer_address
 from p2pdurak.net.api import HostApp, NetEvent, Observer, SeatInfo, ignore_event
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, NetFault
@@ -34,11 +35,13 @@ class _Conn:
     """One authenticated connection (mutable state of the server, not a value)."""
 
     __slots__ = (
+        "address",
         "closing",
         "cursor",
         "final_sent",
         "fs",
         "key",
+        "mesh",
         "name",
         "outbox",
         "scope",
@@ -47,8 +50,10 @@ class _Conn:
         "want_genesis",
     )
 
-    def __init__(self, fs: FramedStream, key: bytes, name: str) -> None:
+    def __init__(self, fs: FramedStream, key: bytes, name: str, address: str = "") -> None:
         self.fs = fs
+        self.address = address  # the peer's IP as this host sees it
+        self.mesh: tuple[bytes, int] | None = None  # its mesh listener (ip, port), announced with MeshAddress
         self.key = key
         self.name = name
         self.seat: int | None = None
@@ -102,6 +107,7 @@ class HostServer:
         self._conns: dict[int, _Conn] = {}
         self._signatures: dict[int, bytes] = {}
         self._moves_seen: dict[int, int] = {}
+        self._mesh: dict[int, m.PeerAddress] = {}  # seat -> its mesh listener (9.11)
         self._done: set[int] = set()  # seats that were sent everything and the final frame
         self._deadlines: dict[int, float] = {}
         self._armed = 0  # wait_for calls so far (a re-arm inside submit must survive the author's clock stop)
@@ -145,6 +151,7 @@ class HostServer:
         for i, c in enumerate(self._lobby):
             c.seat = i
             self._conns[i] = c
+            self._register_mesh(i, c)
         self._lobby.clear()
         self.genesis = self.app.make_genesis(self.roster)
         self.phase = SIGNING
@@ -252,7 +259,7 @@ class HostServer:
         try:
             try:
                 with hello_scope:
-                    conn = await self._hello(fs)
+                    conn = await self._hello(fs, peer_address(stream))
             finally:
                 self._slots.release(slot)
             if conn is not None:
@@ -265,7 +272,7 @@ class HostServer:
                 self._forget(conn)
             await fs.aclose()
 
-    async def _hello(self, fs: FramedStream) -> _Conn | None:
+    async def _hello(self, fs: FramedStream, address: str = "") -> _Conn | None:
         """Challenge, hello, welcome, join; then seat the connection (or refuse it). None when refused."""
         timeout = self.config.handshake_timeout
         with trio.move_on_after(timeout) as scope:
@@ -280,7 +287,7 @@ class HostServer:
             join = m.decode(await fs.receive(timeout))
             if not isinstance(join, m.Join):
                 raise NetFault("unexpected-message", "expected join")
-            conn = _Conn(fs, hello.key, hello.name)
+            conn = _Conn(fs, hello.key, hello.name, address)
             refusal = self._admit(conn)
             if refusal is not None:
                 self.observer(NetEvent("refused", None, refusal))
@@ -317,6 +324,8 @@ class HostServer:
         self._conns[seat] = conn
         self._done.discard(seat)
         self._send(conn, m.Seated(seat, len(self.roster), len(self.roster), self._moves_seen.get(seat, 0)))
+        if self.phase in (SESSION, CLOSED) and self._mesh:
+            self._send(conn, m.Peers(tuple(self._mesh[s] for s in sorted(self._mesh))))
         if self.phase == SIGNING and seat not in self._signatures and self.genesis is not None:
             self._send(conn, m.GenesisToSign(self.genesis))
         if self.phase == CLOSED:
@@ -413,12 +422,17 @@ class HostServer:
             if isinstance(message, m.CatchUp):
                 self._catch_up(conn, message)
                 continue
+            if isinstance(message, m.MeshAddress):  # (also in the lobby: the seat is known at the start)
+                self._mesh_address(conn, message)
+                continue
             if conn.seat is None or self._conns.get(conn.seat) is not conn:
                 raise NetFault("unexpected-message", f"{type(message).__name__} in the lobby", seat=conn.seat)
             if isinstance(message, m.GenesisSignature):
                 self._genesis_signature(conn.seat, message.signature)
             elif isinstance(message, m.Move):
                 self._move(conn, conn.seat, message)
+            elif isinstance(message, m.Relay):
+                self._relay(conn, message)
             else:
                 raise NetFault("unexpected-message", type(message).__name__, seat=conn.seat)
 
@@ -452,6 +466,7 @@ class HostServer:
                     c.wake.set()
             self.started.set()
             self.observer(NetEvent("started", None, "session"))
+            self._announce_peers()
 
     def _move(self, conn: _Conn, seat: int, message: m.Move) -> None:
         if self.phase != SESSION:
@@ -474,13 +489,44 @@ class HostServer:
             self._extend(result.entries)  # (submit may have called finish() on the last move of the game)
 
 
-def peer_address(stream: trio.SocketStream) -> str:
-    """The remote IP address of a connection ("" if the socket no longer knows it)."""
-    try:
-        name = stream.socket.getpeername()
-    except OSError:
-        return ""
-    return str(name[0]) if isinstance(name, tuple) else str(name)
+    def _mesh_address(self, conn: _Conn, message: m.MeshAddress) -> None:
+        ip = message.ip
+        if not ip:
+            try:
+                ip = ip_to_bytes(conn.address)
+            except ValueError:
+                return  # no address we could hand on
+        elif len(ip) not in (4, 16):
+            raise NetFault("bad-address", f"an IP address is 4 or 16 bytes, not {len(ip)}", seat=conn.seat)
+        conn.mesh = (ip, message.port)
+        if conn.seat is not None and self._conns.get(conn.seat) is conn:
+            self._register_mesh(conn.seat, conn)
+
+    def _register_mesh(self, seat: int, conn: _Conn) -> None:
+        if conn.mesh is None:
+            return
+        address = m.PeerAddress(seat, *conn.mesh)
+        if self._mesh.get(seat) == address:
+            return
+        self._mesh[seat] = address
+        if self.phase in (SESSION, CLOSED):
+            self._announce_peers()
+
+    def _announce_peers(self) -> None:
+        if not self._mesh:
+            return
+        peers = m.Peers(tuple(self._mesh[s] for s in sorted(self._mesh)))
+        for c in self._conns.values():
+            self._send(c, peers)
+
+    def _relay(self, conn: _Conn, message: m.Relay) -> None:
+        if self.phase != SESSION:
+            return
+        result = self.app.relay(message.move)
+        if result.reject is not None:
+            self._send(conn, m.RelayReject(result.reject))
+        if result.entries:
+            self._extend(result.entries)
 
 
 async def open_listeners(host: str = "127.0.0.1", port: int = 0) -> list[trio.SocketListener]:

@@ -69,6 +69,9 @@ class SequencerApp:
             return Submission(reject=result.reject_bytes)
         return Submission(entries=() if result.duplicate else (result.entry_bytes,))
 
+    def relay(self, move: bytes) -> Submission:
+        return self.submit(-1, move)
+
     def on_silent(self, seat: int) -> Sequence[bytes]:
         self.silent.append(seat)
         return ()

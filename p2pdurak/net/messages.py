@@ -16,6 +16,8 @@ from p2pdurak.wire import (
     Bytes,
     DecodeError,
     Flag,
+    ListOf,
+    Nested,
     Optional,
     PublicKey32,
     Signature64,
@@ -185,6 +187,61 @@ class Ping(Message):
     """Keeps an idle connection alive (any frame resets the idle time-out)."""
 
 
+IpBytes = Annotated[bytes, Bytes(max=16)]  # 4 (IPv4) or 16 (IPv6) bytes; empty in MeshAddress: "as you see me"
+Port = Annotated[int, UInt(min=1, max=0xFFFF)]
+
+
+@message(TAG_BASE + 16)
+@dataclass(frozen=True, slots=True)
+class MeshAddress(Message):
+    """Client -> host: where this seat's mesh listener takes connections from the other seats (9.11)."""
+
+    ip: IpBytes
+    port: Port
+
+
+@message(TAG_BASE + 17)
+@dataclass(frozen=True, slots=True)
+class PeerAddress(Message):
+    """One seat's mesh listener, as the host knows it (nested in Peers)."""
+
+    seat: Uint8
+    ip: IpBytes
+    port: Port
+
+
+@message(TAG_BASE + 18)
+@dataclass(frozen=True, slots=True)
+class Peers(Message):
+    """Host -> client: every seat's mesh listener known so far."""
+
+    peers: Annotated[tuple[PeerAddress, ...], ListOf(Nested(PeerAddress), max=255)]
+
+
+@message(TAG_BASE + 19)
+@dataclass(frozen=True, slots=True)
+class Relay(Message):
+    """Client -> host: another seat's move, received directly over the mesh and not yet logged: submit it."""
+
+    move: Cargo
+
+
+@message(TAG_BASE + 20)
+@dataclass(frozen=True, slots=True)
+class RelayReject(Message):
+    """Host -> the seat that relayed a move: the sequencer refused it; `reject` is its signed reject."""
+
+    reject: Cargo
+
+
+@message(TAG_BASE + 21)
+@dataclass(frozen=True, slots=True)
+class Direct(Message):
+    """Seat -> seat over the mesh: one of the sender's own signed moves, sent to the host at the same time."""
+
+    move: Cargo
+
+
 MESSAGES: tuple[type[Message], ...] = (
     Challenge,
     Hello,
@@ -202,6 +259,11 @@ MESSAGES: tuple[type[Message], ...] = (
     Abort,
     Bye,
     Ping,
+    MeshAddress,
+    Peers,
+    Relay,
+    RelayReject,
+    Direct,
 )
 
 

@@ -18,6 +18,7 @@ from p2pdurak.log import (
     Sequencer,
     VerifiedGenesis,
     assemble_genesis,
+    authenticate_move,
     make_genesis_data,
     verify_genesis,
 )
@@ -98,6 +99,10 @@ class GameHost:
         self.runner.apply_entry(result.entry_bytes)  # persisted by the host seat before anyone sees it
         self._after_entry()
         return Submission(entries=(result.entry_bytes,))
+
+    def relay(self, move: bytes) -> Submission:
+        author = authenticate_move(self._sequencer().genesis, move).author  # PeerFault: the relayer is at fault
+        return self.submit(author, move)
 
     def on_silent(self, seat: int) -> Sequence[bytes]:
         peer = self.runner.peer

@@ -15,16 +15,28 @@ from p2pdurak.crypto.group import Rng, system_rng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, LocalError, PeerFault, RuleError
-from p2pdurak.log import VerifiedGenesis, authenticate_move, check_genesis_data, sha256, sign_genesis, verify_genesis
+from p2pdurak.log import (
+    VerifiedGenesis,
+    authenticate_move,
+    check_genesis_data,
+    sha256,
+    sign_genesis,
+    verify_genesis,
+    verify_reject,
+)
+from p2pdurak.log.accusation import CENSORED_MOVE, make_accusation
 from p2pdurak.net.client import Client
 from p2pdurak.net.errors import NetFault
 from p2pdurak.net.links import table_code
 from p2pdurak.netgame.store import SavedSeat, SeatLog, game_file
+from p2pdurak.netgame.witness import MoveWitness, Overdue
 from p2pdurak.peer import Event, Peer, Refused
 from p2pdurak.peer.harness import Chooser
 from p2pdurak.peer.messages import GameOptions
 from p2pdurak.rules import State
 from p2pdurak.wire import DecodeError, decode
+
+CENSOR_TIMEOUT = 20.0  # seconds the host may take to log or refuse a move we hold (R-GAME-16)
 
 
 class SeatListener(Protocol):
@@ -75,8 +87,14 @@ class SeatRunner:
         meta: dict[str, object] | None = None,
         listener: SeatListener | None = None,
         require_proofs: bool = False,
+        censor_timeout: float = CENSOR_TIMEOUT,
     ) -> None:
         self.identity = identity
+        self.censor_timeout = censor_timeout
+        self.witness: MoveWitness | None = None
+        self.accusation: bytes | None = None  # our signed accusation of the host, once we stopped with one
+        self.overdue: Overdue | None = None
+        self._host_link = True
         self.require_proofs = require_proofs  # refuse to sign a genesis whose options turn the shuffle proofs off
         self.profile = profile
         self.player = player
@@ -143,6 +161,61 @@ class SeatRunner:
             self.errors.append(f"entry {fault.entry}: {fault.reason} (seat {fault.seat}): {fault.message}")
             self.client.leave()  # a broken chain cannot go on; the transcript holds the evidence
 
+    # ----------------------------------------------------------------- MeshApp (SPEC.md 9.11, R-GAME-15..18)
+
+    def mesh_roster(self) -> tuple[bytes, ...] | None:
+        peer = self.peer
+        if peer is None:
+            return None
+        return tuple(peer.genesis.public_key(s) for s in range(peer.genesis.seats))
+
+    def on_direct(self, seat: int, move: bytes) -> None:
+        if self.witness is not None and self._watching():
+            self.witness.hold(move, None, via=seat)
+
+    def on_relay_reject(self, reject: bytes) -> None:
+        if self.peer is None or self.witness is None:
+            return
+        try:
+            refused = verify_reject(self.peer.genesis, reject)
+        except PeerFault:
+            return  # the host's word in a form nobody can check: it settles nothing
+        self.witness.on_refused(refused.move_hash)
+
+    def on_tick(self, now: float, connected: bool) -> None:
+        witness, client = self.witness, self.client
+        if witness is None or client is None or not self._watching():
+            return
+        if connected and not self._host_link:
+            witness.reconnected(now)
+        self._host_link = connected
+        if not connected:
+            return  # time without the host does not count against it
+        relay, overdue = witness.due(now)
+        for move in relay:
+            client.relay(move)
+        if overdue is not None:
+            self.accuse(overdue)
+
+    def _watching(self) -> bool:
+        peer = self.peer
+        return peer is not None and not peer.over and peer.faulted is None and self.accusation is None
+
+    def accuse(self, overdue: Overdue) -> None:
+        """The host neither logged nor refused a move we hold: sign the accusation, keep it as the last record of
+        our file and transcript, stop playing and leave (R-GAME-17)."""
+        peer = self.peer
+        assert peer is not None and self.seat is not None and self.log is not None
+        self.overdue = overdue
+        self.accusation = make_accusation(self.identity, peer.genesis, self.seat, peer.genesis.host, CENSORED_MOVE,
+                                          len(self.entries), overdue.move)
+        self.log.accusation(self.accusation)
+        self.errors.append(f"censored-move (seat {peer.genesis.host}): seat {overdue.author}'s move "
+                           f"{overdue.counter} was neither logged nor refused within {self.censor_timeout} s")
+        self.listener.progress("censored-move", text=str(overdue.author))
+        if self.client is not None:
+            self.client.leave()
+
     def on_reject(self, reject: bytes) -> None:
         if self.peer is None:
             return
@@ -152,6 +225,8 @@ class SeatRunner:
         except PeerFault as exc:
             self.errors.append(f"bad reject: {exc.reason}")
             return
+        if had is not None and self.witness is not None:
+            self.witness.on_refused(sha256(had))
         if had is None or self.peer.pending is not None:
             return  # a repeated reject of a move already dropped (a resend after a reconnect)
         for ev in events:
@@ -178,6 +253,7 @@ class SeatRunner:
         self.log.secrets(peer.secrets.to_bytes())
         self.genesis_bytes = genesis_bytes
         self.peer = peer
+        self.witness = MoveWitness(genesis, self.censor_timeout)
         self.listener.progress("table-code", text=table_code(genesis.hash))
         return peer
 
@@ -188,7 +264,13 @@ class SeatRunner:
         self.log.entry(entry)
         self.entries.append(entry)
         before = peer.rules
+        length = peer.chain.length
         events = peer.receive(entry)
+        if self.witness is not None and peer.chain.length > length:
+            logged = peer.chain.entries[-1].move
+            self.witness.on_logged(logged.author, logged.counter)
+            if peer.over:
+                self.witness.clear()
         self.listener.entry_applied(len(self.entries) - 1, events, before, peer.rules)
         if act:
             self.step()
@@ -223,6 +305,8 @@ class SeatRunner:
         self.log.move(move)
         if self.on_move is not None:
             self.on_move(move)
+        if self.witness is not None:
+            self.witness.hold(move, None, via=None)
         self.client.send_move(move)
 
     def send_local(self, move: bytes) -> None:
@@ -235,7 +319,7 @@ class SeatRunner:
 
         if self.genesis_bytes is None:
             raise LocalError("no-genesis", "the game never started")
-        return encode_transcript(self.genesis_bytes, self.entries)
+        return encode_transcript(self.genesis_bytes, self.entries, self.accusation)
 
     def close(self) -> None:
         if self.log is not None:
@@ -275,4 +359,9 @@ class SeatRunner:
         self.entries = list(saved.entries)
         self.log = SeatLog(game_file(self.profile, genesis.data.game_id, seat), durable=self.durable)
         self.table_code = table_code(genesis.hash)
+        self.witness = MoveWitness(genesis, self.censor_timeout)
+        for logged in peer.chain.entries:
+            self.witness.on_logged(logged.move.author, logged.move.counter)
+        if peer.pending is not None:
+            self.witness.hold(peer.pending, None, via=None)
         return peer

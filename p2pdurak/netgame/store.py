@@ -10,6 +10,7 @@ from pathlib import Path
 
 from p2pdurak.errors import LocalError
 from p2pdurak.log import HEADER, KIND_ENTRY, KIND_GENESIS, encode_record, encode_transcript, parse_records
+from p2pdurak.log.dlog import KIND_ACCUSATION
 
 KIND_SECRETS = 0x80  # SeatSecrets.to_bytes(), written before the shuffle is sent
 KIND_MOVE = 0x81  # one of our signed moves, written before it is sent
@@ -27,11 +28,12 @@ class SavedSeat:
     entries: tuple[bytes, ...]
     secrets: bytes | None
     moves: tuple[bytes, ...]
+    accusation: bytes | None = None  # the seat's accusation of the host, if it stopped with one (R-GAME-17)
 
     def transcript(self) -> bytes:
         if self.genesis is None:
             raise LocalError("no-genesis", "the game never started")
-        return encode_transcript(self.genesis, self.entries)
+        return encode_transcript(self.genesis, self.entries, self.accusation)
 
 
 def game_file(profile: Path, game_id: bytes, seat: int) -> Path:
@@ -77,6 +79,9 @@ class SeatLog:
     def move(self, move: bytes) -> None:
         self._write(encode_record(KIND_MOVE, move))
 
+    def accusation(self, accusation: bytes) -> None:
+        self._write(encode_record(KIND_ACCUSATION, accusation))
+
     def close(self) -> None:
         self._file.close()
 
@@ -96,6 +101,7 @@ def load_seat(path: Path) -> SavedSeat:
     entries: list[bytes] = []
     secrets: bytes | None = None
     moves: list[bytes] = []
+    accusation: bytes | None = None
     for r in records:
         if r.kind == KIND_META:
             try:
@@ -112,7 +118,9 @@ def load_seat(path: Path) -> SavedSeat:
             secrets = r.payload
         elif r.kind == KIND_MOVE:
             moves.append(r.payload)
-    return SavedSeat(meta, genesis, tuple(entries), secrets, tuple(moves))
+        elif r.kind == KIND_ACCUSATION:
+            accusation = r.payload
+    return SavedSeat(meta, genesis, tuple(entries), secrets, tuple(moves), accusation)
 
 
 def latest_game_file(profile: Path, role: str, game_id: bytes | None = None) -> Path:

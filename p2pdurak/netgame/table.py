@@ -116,7 +116,8 @@ async def open_host(
         identity, game_id, app, seats=seats, auto_start=auto_start, config=spec.config, observer=observer
     )
     app.server = server
-    client = Client(identity, name, server.invite("127.0.0.1", port), runner, config=spec.config)
+    # (the host seat stays out of the mesh: it exists to show the other seats what the host might hide)
+    client = Client(identity, name, server.invite("127.0.0.1", port), runner, config=spec.config, mesh=False)
     runner.client = client
     return HostSide(server, app, runner, client, listeners)
 
@@ -152,7 +153,7 @@ async def resume_host(
     app.server = server
     name = genesis.name(genesis.host)
     client = Client(identity, name, server.invite("127.0.0.1", port), runner, config=spec.config,
-                    have=len(saved.entries), has_genesis=True)
+                    have=len(saved.entries), has_genesis=True, mesh=False)
     runner.client = client
     return HostSide(server, app, runner, client, listeners)
 

@@ -61,6 +61,10 @@ class ListSequencer:
             return Submission(reject=b"rejected:" + move)
         return Submission(entries=(bytes([seat]) + move,))
 
+    def relay(self, move: bytes) -> Submission:
+        self.submitted.append((-1, move))
+        return Submission(reject=b"relayed:" + move)
+
     def on_silent(self, seat: int) -> Sequence[bytes]:
         self.silent.append(seat)
         return [b"abort:" + bytes([seat])]

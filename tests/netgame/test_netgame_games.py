@@ -53,3 +53,20 @@ async def test_netgame_seat_files_are_private_and_resumable_shape(tmp_path: Path
     saved = load_seat(path)
     assert saved.meta["role"] == "join"
     assert saved.transcript() == table.runners[1].transcript()
+
+
+async def test_netgame_every_seat_but_the_hosts_sees_every_other_seats_moves_directly(tmp_path: Path) -> None:
+    """The mesh (9.11): seats 1..3 link up pairwise; each receives every move of the other two over its links, and
+    nothing is left held at the end (every move it saw was logged: no accusation)."""
+    table = await open_table(tmp_path, Options(deck=24, players=4), seed=3)
+    await play(table)
+    assert table.report().valid
+    for seat in (1, 2, 3):
+        mesh = table.clients[seat].mesh
+        assert mesh is not None and sorted(mesh.endpoints) == [1, 2, 3]
+        runner = table.runners[seat]
+        assert runner.accusation is None and runner.witness is not None and not runner.witness.held
+        assert runner.peer is not None
+        others = [e.move for e in runner.peer.chain.entries if e.move.author not in (0, seat)]
+        assert mesh.direct_received >= len(others) > 0
+    assert table.clients[0].mesh is None  # the host seat takes no part

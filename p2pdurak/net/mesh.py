@@ -1,0 +1,286 @@
+"""The mesh: a direct link between every two seats, so a move reaches every peer even if the host hides it.
+
+DESIGN: a host could drop a move it dislikes; so each seat also sends its own moves straight to every other seat.
+The seat with the higher number dials the lower one, at the address the host announced (Peers); the hello is the
+host hello with mesh roles and the listener's key in the host's place, and both keys are checked against the
+genesis roster, so a host that lies about addresses can cut links but never put itself in the middle. A link
+carries only Direct(move) frames of the sender's own moves, and pings. Losing a link never stops the game: the
+link is dialled again (SPEC.md 9.11).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import trio
+
+from p2pdurak import PROTOCOL_VERSION
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.errors import PeerFault
+from p2pdurak.net import messages as m
+from p2pdurak.net.addresses import ip_from_bytes, peer_address
+from p2pdurak.net.api import NetEvent, Observer, ignore_event
+from p2pdurak.net.backoff import Backoff, Jitter, system_jitter
+from p2pdurak.net.config import NetConfig
+from p2pdurak.net.errors import ConnectionClosed, NetFault
+from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
+from p2pdurak.net.slots import HelloSlots
+from p2pdurak.net.stream import FramedStream
+from p2pdurak.net.tasks import first_of
+
+RECENT_MOVES = 8  # own moves kept for a link that comes up late (a seat has at most one unlogged move at a time)
+
+
+@runtime_checkable
+class MeshApp(Protocol):
+    """The seat's game side, as the mesh sees it. Calls run inside the trio loop and must not block."""
+
+    def mesh_roster(self) -> Sequence[bytes] | None:
+        """Every seat's public key, in seat order, once the signed genesis is known (None before)."""
+        ...
+
+    def on_direct(self, seat: int, move: bytes) -> None:
+        """`seat` sent us one of its own moves directly (unchecked bytes)."""
+        ...
+
+    def on_relay_reject(self, reject: bytes) -> None:
+        """The host refused a move we relayed (unchecked bytes)."""
+        ...
+
+    def on_tick(self, now: float, connected: bool) -> None:
+        """Called about every config.mesh_tick seconds; `connected`: the link to the host is up."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    ip: str
+    port: int
+
+
+class Mesh:
+    """One seat's side of the mesh. Run `run()` in a task for the life of the seat's connection; call `listen(ip)`
+    once the seat knows its own address, `set_peers` on every Peers message, `set_game` once seated, and
+    `broadcast` for every own move."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        name: str,
+        app: MeshApp,
+        *,
+        config: NetConfig | None = None,
+        observer: Observer = ignore_event,
+        jitter: Jitter = system_jitter,
+    ) -> None:
+        self.identity = identity
+        self.name = name
+        self.app = app
+        self.config = config or NetConfig()
+        self.observer = observer
+        self.jitter = jitter
+        self.seat: int | None = None
+        self.game_id: bytes | None = None
+        self.port: int | None = None  # our listener's port once it is up
+        self.endpoints: dict[int, Endpoint] = {}
+        self.links: dict[int, FramedStream] = {}  # seat -> its live link
+        self._outboxes: dict[int, deque[bytes]] = {}
+        self._wakes: dict[int, trio.Event] = {}
+        self._recent: deque[bytes] = deque(maxlen=RECENT_MOVES)
+        self._bind: str | None = None
+        self._changed = trio.Event()
+        self._dialing: set[int] = set()
+        self._slots = HelloSlots(self.config.max_unauthenticated, self.config.max_unauthenticated_per_address)
+        self.listening = trio.Event()
+        self.direct_received = 0  # moves received over the mesh (for tests and the bench)
+
+    # ----------------------------------------------------------------- controls
+
+    def set_game(self, seat: int, game_id: bytes) -> None:
+        self.seat, self.game_id = seat, game_id
+        self._changed.set()
+
+    def listen(self, ip: str) -> None:
+        """Open the listener on `ip` (once; later calls are ignored)."""
+        if self._bind is None:
+            self._bind = ip
+            self._changed.set()
+
+    def set_peers(self, peers: Sequence[m.PeerAddress]) -> None:
+        for p in peers:
+            try:
+                self.endpoints[p.seat] = Endpoint(ip_from_bytes(p.ip), p.port)
+            except NetFault:
+                self.observer(NetEvent("dropped", p.seat, "bad-address"))
+        self._changed.set()
+
+    def roster_known(self) -> None:
+        self._changed.set()
+
+    def broadcast(self, move: bytes) -> None:
+        """Send one of our own moves to every seat (now, or when its link comes up)."""
+        self._recent.append(move)
+        frame = m.Direct(move).encode()
+        for seat, outbox in self._outboxes.items():
+            if seat in self.links:
+                outbox.append(frame)
+                self._wakes[seat].set()
+
+    # ----------------------------------------------------------------- running
+
+    async def run(self) -> None:
+        async with trio.open_nursery() as nursery:
+            while True:
+                if self._bind is not None and self.port is None:
+                    await self._open_listener(nursery, self._bind)
+                roster = self.app.mesh_roster()
+                if roster is not None and self.seat is not None and self.game_id is not None:
+                    for seat in sorted(self.endpoints):
+                        if seat < self.seat and seat not in self._dialing and seat < len(roster):
+                            self._dialing.add(seat)
+                            nursery.start_soon(self._dial_forever, seat)
+                self._changed = trio.Event()
+                await self._changed.wait()
+
+    async def _open_listener(self, nursery: trio.Nursery, ip: str) -> None:
+        try:
+            listeners = await trio.open_tcp_listeners(0, host=ip)
+        except OSError as exc:
+            self._bind = None
+            self.port = 0  # no listener: the other seats cannot dial us; we still dial them
+            self.observer(NetEvent("dropped", None, f"mesh-listen-failed-{exc.errno or 0}"))
+            return
+        self.port = listeners[0].socket.getsockname()[1]
+        nursery.start_soon(trio.serve_listeners, self._accept, listeners)
+        self.listening.set()
+
+    async def _dial_forever(self, seat: int) -> None:
+        backoff = Backoff(self.config.backoff_initial, self.config.backoff_cap, self.jitter)
+        while True:
+            endpoint = self.endpoints[seat]
+            raw: trio.SocketStream | None = None
+            with trio.move_on_after(self.config.connect_timeout):
+                try:
+                    raw = await trio.open_tcp_stream(endpoint.ip, endpoint.port)
+                except OSError:
+                    raw = None
+            if raw is not None:
+                fs = FramedStream(raw, self.config)
+                try:
+                    await self._dial_hello(fs, seat)
+                    backoff.reset()
+                    await self._run_link(seat, fs)
+                except (NetFault, ConnectionClosed, PeerFault) as exc:
+                    self.observer(NetEvent("dropped", seat, f"mesh-{exc.reason}"))
+                except trio.TooSlowError:
+                    self.observer(NetEvent("dropped", seat, "mesh-handshake-timeout"))
+                finally:
+                    await fs.aclose()
+            await trio.sleep(backoff.next_delay())
+
+    async def _dial_hello(self, fs: FramedStream, seat: int) -> None:
+        roster, game_id = self.app.mesh_roster(), self.game_id
+        assert roster is not None and game_id is not None
+        timeout = self.config.handshake_timeout
+        with trio.fail_after(timeout):
+            challenge = m.decode(await fs.receive(timeout), seat)
+            if not isinstance(challenge, m.Challenge):
+                raise NetFault("unexpected-message", "expected the seat's challenge", seat=seat)
+            if challenge.version != PROTOCOL_VERSION or challenge.game_id != game_id:
+                raise NetFault("wrong-game", "the seat serves another game or version", seat=seat)
+            if challenge.host_key != roster[seat]:
+                raise NetFault("wrong-key", "the listener's key is not the roster's key of that seat", seat=seat)
+            mine = fresh_challenge()
+            args = (game_id, challenge.host_key, challenge.challenge, self.identity.public, mine)
+            sig = sign_hello(self.identity, b"mesh-client", *args)
+            await fs.send(m.Hello(self.identity.public, self.name, mine, sig).encode())
+            welcome = m.decode(await fs.receive(timeout), seat)
+            if not isinstance(welcome, m.Welcome):
+                raise NetFault("unexpected-message", "expected welcome", seat=seat)
+            check_hello(welcome.signature, b"mesh-server", *args, seat=seat)
+
+    async def _accept(self, stream: trio.SocketStream) -> None:
+        fs = FramedStream(stream, self.config)
+        slot, evicted = self._slots.admit(peer_address(stream))
+        if evicted is not None:
+            evicted.evict()
+        if slot is None:
+            await fs.aclose()
+            return
+        seat: int | None = None
+        scope = trio.CancelScope()
+        slot.evict = scope.cancel
+        try:
+            try:
+                with scope:
+                    seat = await self._listen_hello(fs)
+            finally:
+                self._slots.release(slot)
+            if seat is not None:
+                await self._run_link(seat, fs)
+        except (NetFault, ConnectionClosed, PeerFault, trio.TooSlowError) as exc:
+            reason = exc.reason if isinstance(exc, NetFault | ConnectionClosed | PeerFault) else "handshake-timeout"
+            self.observer(NetEvent("dropped", seat, f"mesh-{reason}"))
+        finally:
+            await fs.aclose()
+
+    async def _listen_hello(self, fs: FramedStream) -> int | None:
+        roster, game_id, own = self.app.mesh_roster(), self.game_id, self.seat
+        if roster is None or game_id is None or own is None:
+            return None  # not in a game yet: the dialer comes back
+        timeout = self.config.handshake_timeout
+        with trio.fail_after(timeout):
+            challenge = fresh_challenge()
+            await fs.send(m.Challenge(PROTOCOL_VERSION, game_id, self.identity.public, challenge).encode())
+            hello = m.decode(await fs.receive(timeout))
+            if not isinstance(hello, m.Hello):
+                raise NetFault("unexpected-message", "expected hello")
+            seat = next((s for s, key in enumerate(roster) if key == hello.key), None)
+            if seat is None or seat <= own:
+                raise NetFault("not-in-roster", "a mesh hello from a key that is not a higher seat of the roster")
+            args = (game_id, self.identity.public, challenge, hello.key, hello.challenge)
+            check_hello(hello.signature, b"mesh-client", *args, seat=seat)
+            await fs.send(m.Welcome(sign_hello(self.identity, b"mesh-server", *args)).encode())
+            return seat
+
+    async def _run_link(self, seat: int, fs: FramedStream) -> None:
+        old = self.links.get(seat)
+        if old is not None:
+            await old.aclose()
+        self.links[seat] = fs
+        outbox: deque[bytes] = deque(m.Direct(move).encode() for move in self._recent)
+        self._outboxes[seat] = outbox
+        self._wakes[seat] = trio.Event()
+        self.observer(NetEvent("connected", seat, "mesh"))
+        try:
+            await first_of(lambda: self._link_reader(seat, fs), lambda: self._link_writer(seat, fs, outbox))
+        finally:
+            if self.links.get(seat) is fs:
+                del self.links[seat]
+                del self._outboxes[seat]
+
+    async def _link_reader(self, seat: int, fs: FramedStream) -> None:
+        while True:
+            message = m.decode(await fs.receive(), seat)
+            if isinstance(message, m.Ping):
+                continue
+            if not isinstance(message, m.Direct):
+                raise NetFault("unexpected-message", type(message).__name__, seat=seat)
+            self.direct_received += 1
+            self.app.on_direct(seat, message.move)
+
+    async def _link_writer(self, seat: int, fs: FramedStream, outbox: deque[bytes]) -> None:
+        while True:
+            if outbox:
+                batch = list(outbox)
+                outbox.clear()
+                await fs.send_many(batch)
+                continue
+            wake = self._wakes[seat] = trio.Event()
+            with trio.move_on_after(self.config.keepalive) as idle:
+                await wake.wait()
+            if idle.cancelled_caught:
+                await fs.send(m.Ping().encode())

@@ -1,0 +1,120 @@
+"""What a seat holds that the host owes the log: moves seen directly (over the mesh, or our own) and not yet logged
+or refused. Pure bookkeeping with the time passed in (SPEC.md R-GAME-15..18).
+
+A held move is settled when the chain holds a move of its author with the same or a higher counter (counters only
+grow, so a lower one can never be logged after), or when the host's signed reject of it arrives. One that stays
+unsettled for `timeout / 2` is relayed to the host; one that stays unsettled for `timeout` while we are connected
+to the host is the host's fault: it received the move (from its author, and from us) and neither logged nor
+refused it. Time spent disconnected from the host does not count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pdurak.errors import PeerFault
+from p2pdurak.log import VerifiedGenesis, authenticate_move, sha256
+from p2pdurak.log.messages import Move, MoveData
+from p2pdurak.wire import DecodeError, decode
+
+
+@dataclass
+class Held:
+    """One move the host owes an answer (mutable: its clock and relay flag change)."""
+
+    move: bytes
+    author: int
+    counter: int
+    since: float | None  # when its clock started (None: at the next tick; later: on reconnecting to the host)
+    via: int | None  # the seat that sent it over the mesh (None: our own move)
+    relayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Overdue:
+    """A move the host neither logged nor refused in time: the evidence of an accusation."""
+
+    move: bytes
+    author: int
+    counter: int
+    via: int | None
+
+
+class MoveWitness:
+    def __init__(self, genesis: VerifiedGenesis, timeout: float) -> None:
+        self.genesis = genesis
+        self.timeout = timeout
+        self.held: dict[tuple[int, int], Held] = {}
+        self.logged: dict[int, int] = {}  # author -> highest counter on the chain
+        self.bad_direct: list[int] = []  # seats that sent us direct bytes that are not an own move of theirs
+
+    def hold(self, move: bytes, now: float | None, via: int | None) -> bool:
+        """Start watching a move (ours if `via` is None). Cheap: the signature is checked only if the move is
+        ever relayed or used as evidence. False if it is not for us to watch."""
+        try:
+            data = decode(decode(move, Move).data, MoveData)
+        except DecodeError:
+            self._bad(via)
+            return False
+        if data.genesis != self.genesis.hash or (via is not None and data.author != via):
+            self._bad(via)
+            return False
+        if data.author == self.genesis.host or data.counter <= self.logged.get(data.author, 0):
+            return False  # the host's own moves are its own business; an old move is settled already
+        key = (data.author, data.counter)
+        if key not in self.held:
+            self.held[key] = Held(move, data.author, data.counter, now, via)
+        return True
+
+    def on_logged(self, author: int, counter: int) -> None:
+        if counter <= self.logged.get(author, 0):
+            return
+        self.logged[author] = counter
+        for key in [k for k in self.held if k[0] == author and k[1] <= counter]:
+            del self.held[key]
+
+    def on_refused(self, move_hash: bytes) -> None:
+        for key, held in list(self.held.items()):
+            if sha256(held.move) == move_hash:
+                del self.held[key]
+
+    def reconnected(self, now: float) -> None:
+        """The link to the host is back: the host gets a full time-out from now for everything we hold."""
+        for held in self.held.values():
+            held.since = now if held.since is None else max(held.since, now)
+
+    def clear(self) -> None:
+        self.held.clear()
+
+    def due(self, now: float) -> tuple[list[bytes], Overdue | None]:
+        """(moves to relay to the host now, the first overdue move or None). Forged moves are dropped here."""
+        relay: list[bytes] = []
+        overdue: Overdue | None = None
+        for key, held in sorted(self.held.items()):
+            if held.since is None:
+                held.since = now
+            age = now - held.since
+            if age < self.timeout / 2:
+                continue
+            if not held.relayed:
+                if not self._authentic(held):
+                    del self.held[key]
+                    continue
+                held.relayed = True
+                if held.via is not None:
+                    relay.append(held.move)
+            if age >= self.timeout and overdue is None:
+                overdue = Overdue(held.move, held.author, held.counter, held.via)
+        return relay, overdue
+
+    def _authentic(self, held: Held) -> bool:
+        try:
+            authenticate_move(self.genesis, held.move)
+        except PeerFault:
+            self._bad(held.via)
+            return False
+        return True
+
+    def _bad(self, via: int | None) -> None:
+        if via is not None:
+            self.bad_direct.append(via)

@@ -1,0 +1,97 @@
+"""The held-move witness (R-GAME-15, R-GAME-16): what settles a move, when it is relayed, when the host is late."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from p2pdurak.log import sha256
+from p2pdurak.log.fixtures import make_table
+from p2pdurak.netgame.witness import MoveWitness, Overdue
+
+TABLE = make_table(seats=4)
+HEAD = bytes(32)
+
+
+def move(author: int, counter: int, body: bytes = b"\x90") -> bytes:
+    return TABLE.move(author, counter, HEAD, body)
+
+
+def witness(timeout: float = 10.0) -> MoveWitness:
+    return MoveWitness(TABLE.genesis, timeout)
+
+
+def test_a_move_is_relayed_at_half_the_time_out_and_overdue_at_the_time_out() -> None:
+    w = witness()
+    m = move(2, 1)
+    assert w.hold(m, 0.0, via=2)
+    assert w.due(4.9) == ([], None)
+    assert w.due(5.0) == ([m], None)
+    assert w.due(6.0) == ([], None)  # relayed once
+    assert w.due(10.0) == ([], Overdue(m, 2, 1, 2))
+
+
+def test_own_moves_are_never_relayed_but_fall_due() -> None:
+    w = witness()
+    m = move(1, 3)
+    assert w.hold(m, None, via=None)  # the clock starts at the next tick
+    assert w.due(100.0) == ([], None)
+    assert w.due(110.0) == ([], Overdue(m, 1, 3, None))
+
+
+def test_logging_the_move_or_a_later_one_of_its_author_settles_it() -> None:
+    w = witness()
+    w.hold(move(1, 1), 0.0, via=1)
+    w.hold(move(2, 4), 0.0, via=2)
+    w.on_logged(1, 1)
+    w.on_logged(2, 7)
+    assert w.held == {}
+    assert not w.hold(move(2, 5), 0.0, via=2)  # below what the chain holds: settled already
+
+
+def test_a_signed_reject_settles_exactly_that_move() -> None:
+    w = witness()
+    a, b = move(1, 1), move(3, 1)
+    w.hold(a, 0.0, via=1)
+    w.hold(b, 0.0, via=3)
+    w.on_refused(sha256(a))
+    assert list(w.held) == [(3, 1)]
+
+
+def test_time_without_the_host_does_not_count() -> None:
+    w = witness()
+    m = move(1, 1)
+    w.hold(m, 0.0, via=1)
+    w.due(5.0)  # relayed
+    w.reconnected(9.0)
+    assert w.due(18.9) == ([], None)
+    assert w.due(19.0) == ([], Overdue(m, 1, 1, 1))
+
+
+def test_the_hosts_own_moves_and_foreign_bytes_are_not_held() -> None:
+    w = witness()
+    assert not w.hold(move(0, 1), 0.0, via=0)  # the host not logging its own move is not censorship
+    assert not w.hold(b"\x00garbage", 0.0, via=2)
+    assert not w.hold(move(1, 1), 0.0, via=2)  # a direct move must be the sender's own
+    assert w.held == {} and w.bad_direct == [2, 2]
+
+
+def test_a_forged_signature_is_dropped_when_it_would_be_relayed() -> None:
+    w = witness()
+    good = move(1, 1)
+    forged = good[:-1] + bytes((good[-1] ^ 1,))
+    assert w.hold(forged, 0.0, via=1)  # cheap checks only on arrival
+    assert w.due(5.0) == ([], None)
+    assert w.held == {} and w.bad_direct == [1]
+
+
+@given(st.lists(st.tuples(st.integers(1, 3), st.integers(1, 6)), max_size=20), st.integers(1, 6))
+def test_after_logging_nothing_at_or_below_the_logged_counter_is_held(
+    moves: list[tuple[int, int]], logged: int
+) -> None:
+    w = witness()
+    for author, counter in moves:
+        w.hold(move(author, counter), 0.0, via=author)
+    for author in (1, 2, 3):
+        w.on_logged(author, logged)
+    assert all(counter > logged for _, counter in w.held)
