@@ -435,6 +435,59 @@ def relayed_move(table: AdversaryTable) -> list[str]:
     return []
 
 
+def mesh_only(forge: bool) -> Callable[[AdversaryTable, int, int], None]:
+    """At its first entry of play the liar sends a move over the mesh only, never to the host: a move that tries
+    to frame the host (signed, far ahead in counters, a card of the victim's) or, with `forge`, the same with a
+    broken signature. The table then rests for 2 s (no seat moves), so the victim's clocks run out on the lie."""
+    sent: list[bytes] = []
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        runner = table.runners[LIAR]
+        peer = runner.peer
+        if seat != LIAR or sent or peer is None or peer.phase != game.PLAY or peer.pending is not None:
+            return
+        snap = peer.snapshot
+        theirs = next(p for p, s in enumerate(snap.owner) if s == VICTIM and snap.opened[p] == game.NO_CARD)
+        counter = peer.counter + 50
+        move = sign_move(runner.identity, peer.genesis.hash, LIAR, counter, peer.chain.head,
+                         encode(PlayBody(theirs, scalar_to_bytes(12345))))
+        if forge:
+            move = flip_last(move)
+        else:
+            peer.counter = counter  # the liar's own later moves go on above the counter it spent
+        sent.append(move)
+        mesh = table.clients[LIAR].mesh
+        assert mesh is not None
+        mesh.broadcast(move)
+        for r in table.runners:
+            r.paused = True
+
+        async def rest() -> None:
+            await trio.sleep(2.0)
+            for r in table.runners:
+                r.paused = False
+                r.step()
+
+        table.spawn(rest)
+
+    return hook
+
+
+def settled_without_accusation(forged: bool) -> Callable[[AdversaryTable], list[str]]:
+    def check(table: AdversaryTable) -> list[str]:
+        victim = table.runners[VICTIM]
+        problems = [f"seat {s} accused the host" for s, r in enumerate(table.runners) if r.accusation is not None]
+        if victim.witness is None:
+            return [*problems, "the victim never started watching"]
+        if forged and LIAR not in victim.witness.bad_direct:
+            problems.append("the victim did not notice the forged signature")
+        if not forged and not any(m in table.host.refused for m in table.host.relayed):
+            problems.append("the victim did not relay the lie, or the host did not refuse it")
+        return problems
+
+    return check
+
+
 def equivocation_evidence(table: AdversaryTable) -> list[str]:
     """An honest seat holding the victim's entry can prove the host equivocated."""
     victim = table.runners[VICTIM]
@@ -531,6 +584,12 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("relayed-move", "the host swallows a seat's move; another seat relays it from the mesh",
              ("R-NET-72", "R-GAME-16"),
              lambda: censoring_host(relays_too=False), Expect("ignored", "relayed", HOST), extra=relayed_move),
+    Scenario("mesh-only-move", "a seat sends a move over the mesh only, to frame the host", ("R-NET-72", "R-GAME-15"),
+             lambda: Plan(hook=mesh_only(False), censor_timeout=1.0), Expect("ignored", "relay-refused", LIAR),
+             extra=settled_without_accusation(False)),
+    Scenario("mesh-forged-move", "a seat sends a move with a broken signature over the mesh", ("R-GAME-16",),
+             lambda: Plan(hook=mesh_only(True), censor_timeout=1.0), Expect("ignored", "forged-direct", LIAR),
+             extra=settled_without_accusation(True)),
     Scenario("stranger-lockout", "strangers on another address keep reconnecting while a seat reconnects", ("R-NET-6",),
              lambda: Plan(hook=lockout), Expect("recovered", "connection-closed", LIAR, victims=(LIAR,)),
              timeout=20.0),
