@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from p2pdurak.fuzz import targets_deck, targets_host, targets_log, targets_net, targets_peer, targets_wire
+from p2pdurak.fuzz import (
+    targets_deck,
+    targets_host,
+    targets_log,
+    targets_mesh,
+    targets_net,
+    targets_peer,
+    targets_wire,
+)
 from p2pdurak.fuzz.target import Target
 
 TARGETS: dict[str, Target] = {
@@ -10,6 +18,7 @@ TARGETS: dict[str, Target] = {
     for t in (
         targets_wire.TARGET,
         targets_net.STREAM,
+        targets_mesh.DIRECT,
         targets_log.GENESIS,
         targets_log.MOVE,
         targets_log.REJECT,

@@ -14,6 +14,7 @@ from p2pdurak.fuzz.targets import TARGETS
 EXAMPLES = {
     "wire": 400,
     "net-frames": 120,
+    "mesh-direct": 150,
     "log-genesis": 150,
     "log-move": 150,
     "log-reject": 100,
@@ -30,7 +31,7 @@ EXAMPLES = {
 
 TAKEN = ("accepted", "appended", "decoded", "parsed", "applied", "valid", "held")
 REFUSED = ("rejected", "faulted", "refused", "invalid", "not-a-transcript", "unauthentic")
-MIN_REASONS = {"shuffle-proof": 1, "net-frames": 1}
+MIN_REASONS = {"shuffle-proof": 1, "net-frames": 1, "mesh-direct": 2}
 """Distinct refusal reasons a target's inputs must reach (3 unless said here: a proof has one reason code)."""
 
 
