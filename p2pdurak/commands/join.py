@@ -19,6 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="accept a game without shuffle proofs (tests and benchmarks only)")
     parser.add_argument("--give-up", type=float, default=300.0, metavar="SECONDS",
                         help="stop trying to reach the host after this long (default 300)")
+    parser.add_argument("--censor-timeout", type=float, default=20.0, metavar="SECONDS",
+                        help="accuse the host when it neither logs nor refuses a move we saw for this long "
+                             "(default 20)")
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
 
 
@@ -37,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.netgame.session import NetSession, SharedInput, play_in_terminal, ui_available
 
     link = " ".join(args.link) if args.link else None
+    if not args.censor_timeout > 0:
+        raise LocalError("bad-timeout", "--censor-timeout must be above 0 seconds")
     if link is None and not args.resume:
         raise LocalError("bad-invite", "give the invite link (or --resume)")
     profile = profile_dir(args.profile)
@@ -47,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     player = bot_player(args.bot, SeededRng(args.seed + 1) if args.seed is not None else system_rng) \
         if args.bot else None
     runner = SeatRunner(identity, profile, player=player, rng=rng, durable=not args.no_fsync,
-                        require_proofs=not args.no_shuffle_proofs,
+                        require_proofs=not args.no_shuffle_proofs, censor_timeout=args.censor_timeout,
                         listener=None if args.quiet else PrintingListener())
     name = args.name or ("Bot" if args.bot else "Player")
     session = NetSession(runner) if player is None else None

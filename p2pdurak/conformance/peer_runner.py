@@ -21,7 +21,14 @@ from pathlib import Path
 import trio
 
 from p2pdurak.adversary.liars import SeatLie
-from p2pdurak.adversary.scenarios import flip_last, in_phase, playing, wrong_play_key, wrong_reveal_key
+from p2pdurak.adversary.scenarios import (
+    flip_last,
+    in_phase,
+    playing,
+    swallow_first_play,
+    wrong_play_key,
+    wrong_reveal_key,
+)
 from p2pdurak.adversary.table import AdversaryTable, Plan, open_table
 from p2pdurak.adversary.tamper import EntryView, Equivocation, Fork, Swap
 from p2pdurak.errors import DurakError, PeerFault
@@ -52,10 +59,11 @@ class PeerCase:
     view: Callable[[AdversaryTable], EntryView] | None = None
     host_lie: SeatLie | None = None
     poison: Callable[[AdversaryTable], int | None] | None = None
+    censor: bool = False  # the host swallows the peer's first move of play (and every relay of it)
 
     @property
     def hostile(self) -> bool:
-        return self.poison is not None
+        return self.poison is not None or self.censor
 
 
 @dataclass
@@ -147,6 +155,8 @@ PEER_CASES: tuple[PeerCase, ...] = (
     PeerCase("wrong-key-in-deal", "the host's deal reveal carries a wrong key", ("R-MP-15", "R-PEER-11", "R-PEER-20"),
              Options(deck=24, players=2), host_lie=SeatLie(in_phase(game.DEAL_KEYS), wrong_reveal_key, then="withhold"),
              poison=_forced_index),
+    PeerCase("censored-move", "the host answers the peer's first move of play as received and never logs it",
+             ("R-GAME-15", "R-GAME-16", "R-GAME-17"), Options(deck=24, players=2), censor=True),
 )
 
 
@@ -194,6 +204,8 @@ async def run_peer_case(case: PeerCase, command: str, workdir: Path, *, timeout:
     if case.host_lie is not None:
         table.host.unchecked = _unchecked_own(table)
     table.host.keep_going = case.hostile  # a lying host keeps the session open after its own seat faulted
+    if case.censor:
+        table.host.swallow = swallow_first_play(table, relays_too=True)
     port = table.side.port
     link = table.server.invite("127.0.0.1", port).link()
     profile = workdir / "external"
@@ -276,6 +288,8 @@ async def _watch(case: PeerCase, table: AdversaryTable, window: float) -> str:
             who = report.result.forfeit if report.result is not None else None
             return f"the game ended by {report.how} (seat {who} forfeited)"
         return "ok"
+    if case.censor:
+        return await _watch_censored(table)
     assert case.poison is not None
     poison: int | None = None
     while poison is None or poison not in server.sent_hashes.get(EXTERNAL, {}):
@@ -287,6 +301,33 @@ async def _watch(case: PeerCase, table: AdversaryTable, window: float) -> str:
     bad = _built_on(table, poison)
     server.finish("game-over")
     return "ok" if not bad else "; ".join(bad[:3])
+
+
+async def _watch_censored(table: AdversaryTable) -> str:
+    """The peer must stop playing and leave (Bye "leaving") once its swallowed move has gone unanswered past its own
+    time-out (R-GAME-17); the case's time-out bounds the wait."""
+    server, host = table.server, table.host
+    while not host.swallowed:
+        if server.closed.is_set():
+            return "the game ended before the peer made a move in play"
+        await trio.sleep(0.02)
+    peer = table.side.runner.peer
+    assert peer is not None
+    censored = authenticate_move(peer.genesis, host.swallowed[0])
+    while not any(e.kind == "dropped" and e.seat == EXTERNAL and e.reason == "leaving" for e in table.events):
+        await trio.sleep(0.05)
+    later = []
+    for move_bytes in _moves_from(table, EXTERNAL):
+        try:
+            move = authenticate_move(peer.genesis, move_bytes)
+        except PeerFault:
+            continue
+        if move.counter > censored.counter:
+            later.append(move.counter)
+    server.finish("game-over")
+    if later:
+        return f"the peer went on playing after its move was censored (counters {later[:3]})"
+    return "ok"
 
 
 def run_peer_cases(command: str, workdir: Path, *, only: str | None = None, timeout: float = 60.0,
