@@ -17,6 +17,8 @@ from p2pdurak.log import VerifiedGenesis, authenticate_move, sha256
 from p2pdurak.log.messages import Move, MoveData
 from p2pdurak.wire import DecodeError, decode
 
+MAX_HELD_PER_AUTHOR = 8  # memory bound against a link that floods us with moves of its seat
+
 
 @dataclass
 class Held:
@@ -62,8 +64,12 @@ class MoveWitness:
         if data.author == self.genesis.host or data.counter <= self.logged.get(data.author, 0):
             return False  # the host's own moves are its own business; an old move is settled already
         key = (data.author, data.counter)
-        if key not in self.held:
-            self.held[key] = Held(move, data.author, data.counter, now, via)
+        if key in self.held:
+            return True  # the first move with a counter is the one held (a second would be the author's fault)
+        if sum(1 for a, _ in self.held if a == data.author) >= MAX_HELD_PER_AUTHOR:
+            self._bad(via)  # an honest author has one move unlogged at a time: a flood is not held
+            return False
+        self.held[key] = Held(move, data.author, data.counter, now, via)
         return True
 
     def on_logged(self, author: int, counter: int) -> None:

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from p2pdurak.log import sha256
 from p2pdurak.log.fixtures import make_table
-from p2pdurak.netgame.witness import MoveWitness, Overdue
+from p2pdurak.netgame.witness import MAX_HELD_PER_AUTHOR, MoveWitness, Overdue
 
 TABLE = make_table(seats=4)
 HEAD = bytes(32)
@@ -95,3 +95,10 @@ def test_after_logging_nothing_at_or_below_the_logged_counter_is_held(
     for author in (1, 2, 3):
         w.on_logged(author, logged)
     assert all(counter > logged for _, counter in w.held)
+
+
+def test_a_flood_of_moves_from_one_author_is_bounded() -> None:
+    w = witness()
+    held = [w.hold(move(1, c), 0.0, via=1) for c in range(1, 20)]
+    assert held.count(True) == MAX_HELD_PER_AUTHOR and len(w.held) == MAX_HELD_PER_AUTHOR
+    assert w.hold(move(2, 1), 0.0, via=2)  # another author is not crowded out
