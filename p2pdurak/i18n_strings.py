@@ -162,6 +162,9 @@ PHASE_RECONNECT_ATTEMPT = N_("Reconnecting: attempt {attempt} of {total}…")
 PHASE_RECONNECTED = N_("Reconnected; caught up with the game.")
 PHASE_CATCHING_UP = NP_("Catching up: {n} move to check…", "Catching up: {n} moves to check…")
 PHASE_PLAYER_DISCONNECTED = N_("{player} lost the connection; waiting for them to come back.")
+# Translators: the host neither logged nor refused a move this seat saw (R-GAME-17); the game stops here.
+PHASE_CENSORED_MOVE = N_("The host hid a move of {player} for {seconds} s. The game stops: your transcript keeps a "
+                         "signed accusation of the host.")
 PHASE_AUDIT = N_("Checking every card and declaration of the game…")
 PHASE_NEXT_GAME = N_("Press Enter for the next game, or q to quit.")
 

@@ -212,7 +212,7 @@ class SeatRunner:
         self.log.accusation(self.accusation)
         self.errors.append(f"censored-move (seat {peer.genesis.host}): seat {overdue.author}'s move "
                            f"{overdue.counter} was neither logged nor refused within {self.censor_timeout} s")
-        self.listener.progress("censored-move", text=str(overdue.author))
+        self.listener.progress(CENSORED_MOVE, done=overdue.author, total=round(self.censor_timeout))
         if self.client is not None:
             self.client.leave()
 

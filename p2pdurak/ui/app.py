@@ -167,6 +167,8 @@ class GameApp:
             text = progress_text(change, self.names)
             if change.kind in (sess.TABLE_CODE, sess.INVITE):
                 self._say(text)
+            elif change.kind == sess.CENSORED_MOVE:
+                self._say(text, error=True)
             else:
                 self.net_progress = text
         elif isinstance(change, Closed):

@@ -22,6 +22,7 @@ RECONNECTING = "reconnecting"  # text = host, done = attempt, total = attempts (
 RECONNECTED = "reconnected"
 CATCHING_UP = "catching-up"  # total = entries to check
 PLAYER_DISCONNECTED = "player-disconnected"  # done = seat
+CENSORED_MOVE = "censored-move"  # done = the seat whose move the host hid, total = the time-out in seconds
 PROGRESS_KINDS = (
     WAITING_FOR_PLAYERS,
     TABLE_CODE,
@@ -30,6 +31,7 @@ PROGRESS_KINDS = (
     RECONNECTED,
     CATCHING_UP,
     PLAYER_DISCONNECTED,
+    CENSORED_MOVE,
 )
 
 

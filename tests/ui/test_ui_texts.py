@@ -93,3 +93,14 @@ def test_ui_texts_log_keeps_passes_short() -> None:
     assert told(st.attacker) == [f"{names(st.attacker)}: done, Bito!"]
     assert told(me) == [f"{names(me)} passes"]
     assert told(other) == []
+
+
+def test_ui_texts_every_progress_kind_has_its_own_line(lang: str) -> None:
+    from p2pdurak.ui import session as sess
+    from p2pdurak.ui.texts import progress_text
+
+    for kind in sess.PROGRESS_KINDS:
+        text = progress_text(sess.Progress(kind, 1, 20, "192.168.1.20"), NAMES)
+        assert text and text != kind, kind
+    censored = progress_text(sess.Progress(sess.CENSORED_MOVE, 1, 20), NAMES)
+    assert "Anya" in censored and "20" in censored
