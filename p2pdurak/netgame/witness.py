@@ -85,9 +85,11 @@ class MoveWitness:
                 del self.held[key]
 
     def reconnected(self, now: float) -> None:
-        """The link to the host is back: the host gets a full time-out from now for everything we hold."""
+        """The link to the host is back: the host gets a full time-out from now for everything we hold, and every
+        relay is made again (one queued on the lost connection may never have left)."""
         for held in self.held.values():
             held.since = now if held.since is None else max(held.since, now)
+            held.relayed = False
 
     def clear(self) -> None:
         self.held.clear()

@@ -64,6 +64,8 @@ def test_time_without_the_host_does_not_count() -> None:
     w.hold(m, 0.0, via=1)
     w.due(5.0)  # relayed
     w.reconnected(9.0)
+    assert w.due(13.9) == ([], None)
+    assert w.due(14.0) == ([m], None)  # relayed again: the first relay may have been lost with the connection
     assert w.due(18.9) == ([], None)
     assert w.due(19.0) == ([], Overdue(m, 1, 1, 1))
 
