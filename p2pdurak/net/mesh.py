@@ -114,7 +114,7 @@ class Mesh:
             try:
                 self.endpoints[p.seat] = Endpoint(ip_from_bytes(p.ip), p.port)
             except NetFault:
-                self.observer(NetEvent("dropped", p.seat, "bad-address"))
+                self.observer(NetEvent("mesh", p.seat, "mesh-bad-address"))
         self._changed.set()
 
     def roster_known(self) -> None:
@@ -151,7 +151,7 @@ class Mesh:
         except OSError as exc:
             self._bind = None
             self.port = 0  # no listener: the other seats cannot dial us; we still dial them
-            self.observer(NetEvent("dropped", None, f"mesh-listen-failed-{exc.errno or 0}"))
+            self.observer(NetEvent("mesh", None, f"mesh-listen-failed-{exc.errno or 0}"))
             return
         self.port = listeners[0].socket.getsockname()[1]
         nursery.start_soon(trio.serve_listeners, self._accept, listeners)
@@ -174,9 +174,9 @@ class Mesh:
                     backoff.reset()
                     await self._run_link(seat, fs)
                 except (NetFault, ConnectionClosed, PeerFault) as exc:
-                    self.observer(NetEvent("dropped", seat, f"mesh-{exc.reason}"))
+                    self.observer(NetEvent("mesh", seat, f"mesh-{exc.reason}"))
                 except trio.TooSlowError:
-                    self.observer(NetEvent("dropped", seat, "mesh-handshake-timeout"))
+                    self.observer(NetEvent("mesh", seat, "mesh-handshake-timeout"))
                 finally:
                     await fs.aclose()
             await trio.sleep(backoff.next_delay())
@@ -223,7 +223,7 @@ class Mesh:
                 await self._run_link(seat, fs)
         except (NetFault, ConnectionClosed, PeerFault, trio.TooSlowError) as exc:
             reason = exc.reason if isinstance(exc, NetFault | ConnectionClosed | PeerFault) else "handshake-timeout"
-            self.observer(NetEvent("dropped", seat, f"mesh-{reason}"))
+            self.observer(NetEvent("mesh", seat, f"mesh-{reason}"))
         finally:
             await fs.aclose()
 
@@ -254,7 +254,7 @@ class Mesh:
         outbox: deque[bytes] = deque(m.Direct(move).encode() for move in self._recent)
         self._outboxes[seat] = outbox
         self._wakes[seat] = trio.Event()
-        self.observer(NetEvent("connected", seat, "mesh"))
+        self.observer(NetEvent("mesh", seat, "mesh-up"))
         try:
             await first_of(lambda: self._link_reader(seat, fs), lambda: self._link_writer(seat, fs, outbox))
         finally:
