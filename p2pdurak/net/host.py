@@ -23,7 +23,7 @@ from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
 from p2pdurak.net.links import Invite
-from p2pdurak.net.slots import HelloSlots
+from p2pdurak.net.slots import HelloSlots, hello_in_slot
 from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
 
@@ -246,22 +246,11 @@ class HostServer:
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         fs = FramedStream(stream, self.config)
-        slot, evicted = self._slots.admit(peer_address(stream))
-        if evicted is not None:
-            evicted.evict()
-            self.observer(NetEvent("dropped", None, "hello-slots-full"))
-        if slot is None:
-            await fs.aclose()
-            return
+        address = peer_address(stream)
         conn: _Conn | None = None
-        hello_scope = trio.CancelScope()
-        slot.evict = hello_scope.cancel
         try:
-            try:
-                with hello_scope:
-                    conn = await self._hello(fs, peer_address(stream))
-            finally:
-                self._slots.release(slot)
+            conn = await hello_in_slot(self._slots, address, lambda: self._hello(fs, address),
+                                       lambda: self.observer(NetEvent("dropped", None, "hello-slots-full")))
             if conn is not None:
                 await self._run_conn(conn)
         except (PeerFault, ConnectionClosed) as exc:

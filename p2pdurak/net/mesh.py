@@ -27,7 +27,7 @@ from p2pdurak.net.backoff import Backoff, Jitter, system_jitter
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
-from p2pdurak.net.slots import HelloSlots
+from p2pdurak.net.slots import HelloSlots, hello_in_slot
 from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
 
@@ -204,21 +204,10 @@ class Mesh:
 
     async def _accept(self, stream: trio.SocketStream) -> None:
         fs = FramedStream(stream, self.config)
-        slot, evicted = self._slots.admit(peer_address(stream))
-        if evicted is not None:
-            evicted.evict()
-        if slot is None:
-            await fs.aclose()
-            return
         seat: int | None = None
-        scope = trio.CancelScope()
-        slot.evict = scope.cancel
         try:
-            try:
-                with scope:
-                    seat = await self._listen_hello(fs)
-            finally:
-                self._slots.release(slot)
+            seat = await hello_in_slot(self._slots, peer_address(stream), lambda: self._listen_hello(fs),
+                                       lambda: self.observer(NetEvent("mesh", None, "mesh-hello-slots-full")))
             if seat is not None:
                 await self._run_link(seat, fs)
         except (NetFault, ConnectionClosed, PeerFault, trio.TooSlowError) as exc:

@@ -3,14 +3,19 @@
 A stranger who opens connections and never says hello must not lock a seat out (R-NET-6). Each source address
 gets at most `per_address` slots; when every slot is taken, a newcomer from an address holding fewer slots than
 the busiest address takes the busiest address's oldest slot. So one machine flooding the host keeps at most its
-share, and a seat on another machine always gets through. (Sans-IO: the caller closes what `admit` evicts.)
+share, and a seat on another machine always gets through. `hello_in_slot` runs a listener's hello inside one slot.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+import trio
+
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -56,3 +61,23 @@ class HelloSlots:
 
     def release(self, slot: Slot) -> None:
         self._slots.pop(id(slot), None)
+
+
+async def hello_in_slot(
+    slots: HelloSlots, address: str, hello: Callable[[], Awaitable[T | None]], evicted_one: Callable[[], None]
+) -> T | None:
+    """`hello()` run while holding one of the listener's slots; None when no slot was free or it was evicted."""
+    slot, evicted = slots.admit(address)
+    if evicted is not None:
+        evicted.evict()
+        evicted_one()
+    if slot is None:
+        return None
+    scope = trio.CancelScope()
+    slot.evict = scope.cancel
+    try:
+        with scope:
+            return await hello()
+    finally:
+        slots.release(slot)
+    return None  # evicted: the scope was cancelled
