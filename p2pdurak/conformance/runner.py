@@ -16,6 +16,7 @@ from typing import Any
 from p2pdurak.conformance.host import run_host_file
 from p2pdurak.conformance.layers import run_groups, run_shuffle_file
 from p2pdurak.conformance.messages import run_messages_file
+from p2pdurak.conformance.net_vectors import run_net_file
 from p2pdurak.conformance.transcripts import CaseOutcome, bases_of, run_tampered_file, run_valid_file
 from p2pdurak.errors import DurakError
 
@@ -97,6 +98,7 @@ RUNNERS: dict[str, Callable[[str, Doc, VectorDir], list[CaseOutcome]]] = {
     "wire-": _wire_or_log,
     "transcript-": _transcripts,
     "peer-": _peer,
+    "net-": lambda name, doc, vd: run_net_file(name, doc),
 }
 
 
