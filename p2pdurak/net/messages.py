@@ -1,4 +1,4 @@
-"""The transport's own messages (SPEC.md 9.2), in the wire schema (tags 0x60..0x6F belong to the network layer).
+"""The transport's own messages (SPEC.md 9.2), in the wire schema (tags 0x60..0x7F belong to the network layer).
 
 They travel one per frame. Game bytes (genesis, moves, entries, rejects) are carried opaque in bin fields; the layer
 above decodes and checks them.
