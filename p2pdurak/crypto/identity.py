@@ -18,7 +18,7 @@ _ED_P = 2**255 - 19
 _ED_L = 2**252 + 27742317777372353535851937790883648493
 _IDENTITY_ENCODING = (1).to_bytes(32, "little")
 
-# Signing domains (SPEC.md R-SIG-2). A signature in one domain never verifies in another.
+# Signing domains (SPEC.md R-LOG-2). A signature in one domain never verifies in another.
 DOMAINS = frozenset({"genesis", "move", "entry", "hello", "reject", "ack", "abort", "accusation"})
 
 
