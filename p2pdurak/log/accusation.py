@@ -1,4 +1,4 @@
-"""Accusations: a seat's signed word that the host never appended a move it held (SPEC.md 7.7, R-LOG-25..R-LOG-27).
+"""Accusations: a seat's signed word that the host never appended a move it held (SPEC.md 7.7, R-LOG-25, R-LOG-26).
 
 A time-out cannot be proven, so a seat that gives up on a censoring host records what it can sign: which move it
 held (the exact Move bytes, signed by their author), how many entries it had, and whom it accuses. The record is the
