@@ -473,6 +473,24 @@ def mesh_only(forge: bool) -> Callable[[AdversaryTable, int, int], None]:
     return hook
 
 
+def mesh_garbage(table: AdversaryTable, seat: int, index: int) -> None:
+    """At entry 14 the liar writes a frame that is no transport message on its mesh link to the victim."""
+    if seat != LIAR or index != 14:
+        return
+    mesh = table.clients[LIAR].mesh
+    assert mesh is not None
+    mesh.inject(VICTIM, b"garbage!")
+
+
+def victim_redialled(table: AdversaryTable) -> list[str]:
+    events = [(e.seat, e.reason) for e in table.seat_events.get(VICTIM, []) if e.kind == "mesh"]
+    if (LIAR, "mesh-bad-message") not in events:
+        return [f"the victim did not drop the link for bad-message: {events}"]
+    if (LIAR, "mesh-up") not in events[events.index((LIAR, "mesh-bad-message")):]:
+        return ["the victim did not dial the liar again"]
+    return []
+
+
 def settled_without_accusation(forged: bool) -> Callable[[AdversaryTable], list[str]]:
     def check(table: AdversaryTable) -> list[str]:
         victim = table.runners[VICTIM]
@@ -590,6 +608,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("mesh-forged-move", "a seat sends a move with a broken signature over the mesh", ("R-GAME-16",),
              lambda: Plan(hook=mesh_only(True), censor_timeout=1.0), Expect("ignored", "forged-direct", LIAR),
              extra=settled_without_accusation(True)),
+    Scenario("mesh-garbage", "a seat writes garbage on its mesh link", ("R-NET-5", "R-NET-71"),
+             lambda: Plan(hook=mesh_garbage), Expect("ignored", "mesh-bad-message", LIAR), extra=victim_redialled),
     Scenario("stranger-lockout", "strangers on another address keep reconnecting while a seat reconnects", ("R-NET-6",),
              lambda: Plan(hook=lockout), Expect("recovered", "connection-closed", LIAR, victims=(LIAR,)),
              timeout=20.0),

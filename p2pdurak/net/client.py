@@ -83,7 +83,8 @@ class Client:
         self.mesh_ip = mesh_ip  # where our mesh listener listens and what we announce (None: our side of the link)
         self.mesh: Mesh | None = None
         if mesh and isinstance(app, MeshApp):
-            self.mesh = Mesh(identity, name, app, config=self.config, observer=observer, jitter=jitter)
+            self.mesh = Mesh(identity, name, app, config=self.config, observer=lambda e: self.observer(e),
+                             jitter=jitter)  # (through self: a caller may set the observer later)
 
     # ----------------------------------------------------------------- the game side's controls
 

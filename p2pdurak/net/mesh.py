@@ -129,6 +129,15 @@ class Mesh:
                 outbox.append(frame)
                 self._wakes[seat].set()
 
+    def inject(self, seat: int, payload: bytes) -> bool:
+        """Queue a raw payload (framed, not checked) on the live link to `seat`, for fault drills and tests."""
+        outbox = self._outboxes.get(seat)
+        if outbox is None or seat not in self.links:
+            return False
+        outbox.append(payload)
+        self._wakes[seat].set()
+        return True
+
     # ----------------------------------------------------------------- running
 
     async def run(self) -> None:
@@ -177,6 +186,8 @@ class Mesh:
                     self.observer(NetEvent("mesh", seat, f"mesh-{exc.reason}"))
                 except trio.TooSlowError:
                     self.observer(NetEvent("mesh", seat, "mesh-handshake-timeout"))
+                except (trio.BrokenResourceError, trio.BusyResourceError, trio.ClosedResourceError, OSError):
+                    self.observer(NetEvent("mesh", seat, "mesh-connection-closed"))
                 finally:
                     await fs.aclose()
             await trio.sleep(backoff.next_delay())
@@ -210,9 +221,12 @@ class Mesh:
                                        lambda: self.observer(NetEvent("mesh", None, "mesh-hello-slots-full")))
             if seat is not None:
                 await self._run_link(seat, fs)
-        except (NetFault, ConnectionClosed, PeerFault, trio.TooSlowError) as exc:
-            reason = exc.reason if isinstance(exc, NetFault | ConnectionClosed | PeerFault) else "handshake-timeout"
-            self.observer(NetEvent("mesh", seat, f"mesh-{reason}"))
+        except (NetFault, ConnectionClosed, PeerFault) as exc:
+            self.observer(NetEvent("mesh", seat, f"mesh-{exc.reason}"))
+        except trio.TooSlowError:
+            self.observer(NetEvent("mesh", seat, "mesh-handshake-timeout"))
+        except (trio.BrokenResourceError, trio.BusyResourceError, trio.ClosedResourceError, OSError):
+            self.observer(NetEvent("mesh", seat, "mesh-connection-closed"))
         finally:
             await fs.aclose()
 
