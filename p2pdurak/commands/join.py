@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--censor-timeout", type=float, default=20.0, metavar="SECONDS",
                         help="accuse the host when it neither logs nor refuses a move we saw for this long "
                              "(default 20)")
+    parser.add_argument("--no-mesh", action="store_true",
+                        help="no direct links to the other seats (a firewall that blocks incoming connections); the "
+                             "host could then hide your moves from them unseen")
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
 
 
@@ -58,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     session = NetSession(runner) if player is None else None
     observer = session.observe if session is not None else ignore_event if args.quiet else print_event
     config = NetConfig(give_up_after=args.give_up)
-    client = prepare_join(identity, name, link, profile, runner, resume=args.resume, observer=observer, config=config)
+    client = prepare_join(identity, name, link, profile, runner, resume=args.resume, observer=observer, config=config,
+                          mesh=not args.no_mesh)
     if not args.quiet:
         print(f"joining {client.invite.host}:{client.invite.port} as {client.name}", flush=True)
     if runner.peer is not None and runner.peer.over:

@@ -60,6 +60,7 @@ class PeerCase:
     host_lie: SeatLie | None = None
     poison: Callable[[AdversaryTable], int | None] | None = None
     censor: bool = False  # the host swallows the peer's first move of play (and every relay of it)
+    mesh: bool = False  # an honest case that also asks for the mesh: our seat 2 must get the peer's moves directly
 
     @property
     def hostile(self) -> bool:
@@ -136,6 +137,8 @@ PEER_CASES: tuple[PeerCase, ...] = (
              Options(deck=36, players=3)),
     PeerCase("honest-2p-cheating", "two seats, cheating variant", ("R-RULES-29", "R-PEER-35"),
              Options(deck=24, players=2, cheating=True)),
+    PeerCase("mesh-3p", "three seats; the peer and our seat 2 link up directly (9.11)", ("R-NET-70", "R-NET-71",
+             "R-NET-72"), Options(deck=24, players=3), mesh=True),
     PeerCase("reordered-entries", "entries 1 and 2 sent in the wrong order (the peer must reconnect and catch up)",
              ("R-NET-50", "R-NET-51"), Options(deck=24, players=2), view=lambda t: Swap(EXTERNAL, 1)),
     PeerCase("bad-entry-signature", "an entry whose host signature does not verify", ("R-LOG-11", "R-PEER-11"),
@@ -287,6 +290,8 @@ async def _watch(case: PeerCase, table: AdversaryTable, window: float) -> str:
         if report.how != "result":
             who = report.result.forfeit if report.result is not None else None
             return f"the game ended by {report.how} (seat {who} forfeited)"
+        if case.mesh:
+            return _mesh_verdict(table)
         return "ok"
     if case.censor:
         return await _watch_censored(table)
@@ -301,6 +306,20 @@ async def _watch(case: PeerCase, table: AdversaryTable, window: float) -> str:
     bad = _built_on(table, poison)
     server.finish("game-over")
     return "ok" if not bad else "; ".join(bad[:3])
+
+
+def _mesh_verdict(table: AdversaryTable) -> str:
+    """Our seat 2 dialled the peer's mesh listener (announced through the host) and received its moves directly."""
+    ours = table.clients[2].mesh
+    assert ours is not None
+    if EXTERNAL not in ours.endpoints:
+        return "the peer announced no mesh listener (MeshAddress, R-NET-70)"
+    if not any(e.kind == "mesh" and e.seat == EXTERNAL and e.reason == "mesh-up"
+               for e in table.seat_events.get(2, [])):
+        return "our seat 2 never completed a mesh hello with the peer (R-NET-71)"
+    if not ours.direct_from.get(EXTERNAL):
+        return "the peer sent none of its moves over the mesh (R-NET-72)"
+    return "ok"
 
 
 async def _watch_censored(table: AdversaryTable) -> str:

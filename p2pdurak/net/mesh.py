@@ -96,6 +96,7 @@ class Mesh:
         self._slots = HelloSlots(self.config.max_unauthenticated, self.config.max_unauthenticated_per_address)
         self.listening = trio.Event()
         self.direct_received = 0  # moves received over the mesh (for tests and the bench)
+        self.direct_from: dict[int, int] = {}  # of those, per sending seat
 
     # ----------------------------------------------------------------- controls
 
@@ -273,6 +274,7 @@ class Mesh:
             if not isinstance(message, m.Direct):
                 raise NetFault("unexpected-message", type(message).__name__, seat=seat)
             self.direct_received += 1
+            self.direct_from[seat] = self.direct_from.get(seat, 0) + 1
             self.app.on_direct(seat, message.move)
 
     async def _link_writer(self, seat: int, fs: FramedStream, outbox: deque[bytes]) -> None:

@@ -43,6 +43,7 @@ def prepare_join(
     resume: bool = False,
     config: NetConfig | None = None,
     observer: Observer = ignore_event,
+    mesh: bool = True,
 ) -> Client:
     """The seat's Client, resumed from the seat's file when `resume` (then `link` may be None: the file has it)."""
     have, has_genesis = 0, False
@@ -59,7 +60,7 @@ def prepare_join(
     invite = parse_invite(link)
     runner.meta.update({"role": "join", "link": link, "name": name})
     client = Client(identity, name, invite, runner, config=config, observer=observer, have=have,
-                    has_genesis=has_genesis)
+                    has_genesis=has_genesis, mesh=mesh)
     runner.client = client
     return client
 

@@ -66,3 +66,14 @@ def test_adversarial_conformance_peer_catches_a_peer_that_never_times_the_host_o
         assert not result.passed and "no verdict" in result.detail, result.detail
 
     trio.run(run)
+
+
+def test_adversarial_conformance_peer_catches_a_peer_without_the_mesh(tmp_path: Path) -> None:
+    """Control: `join --no-mesh` plays an honest game but never links up with the other seats: mesh-3p fails."""
+    case = next(c for c in PEER_CASES if c.name == "mesh-3p")
+
+    async def run() -> None:
+        result = await run_peer_case(case, OUR_PEER + " --no-mesh", tmp_path)
+        assert not result.passed and "no mesh listener" in result.detail, result.detail
+
+    trio.run(run)
