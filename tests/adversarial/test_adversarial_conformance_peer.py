@@ -14,7 +14,7 @@ from p2pdurak.conformance.peer_runner import PEER_CASES, PeerCase, expand, run_p
 from p2pdurak.rules import Options
 
 OUR_PEER = f"{sys.executable} -m p2pdurak join {{link}} --bot random --profile {{profile}} --seed {{seed}} " \
-           "--no-fsync --quiet --give-up 10 --censor-timeout 2"
+           "--no-fsync --quiet --give-up 10 --censor-timeout 5"
 
 
 def test_adversarial_conformance_peer_passes_against_our_own_peer(tmp_path: Path) -> None:
@@ -59,7 +59,7 @@ def test_adversarial_conformance_peer_that_cannot_start_fails_at_once(tmp_path: 
 def test_adversarial_conformance_peer_catches_a_peer_that_never_times_the_host_out(tmp_path: Path) -> None:
     """Control: a peer whose censor time-out is far away never leaves, so the censored-move case must fail."""
     case = next(c for c in PEER_CASES if c.name == "censored-move")
-    patient = OUR_PEER.replace("--censor-timeout 2", "--censor-timeout 1000")
+    patient = OUR_PEER.replace("--censor-timeout 5", "--censor-timeout 1000")
 
     async def run() -> None:
         result = await run_peer_case(case, patient, tmp_path, timeout=8.0)
