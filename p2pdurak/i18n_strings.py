@@ -162,6 +162,8 @@ PHASE_RECONNECT_ATTEMPT = N_("Reconnecting: attempt {attempt} of {total}…")
 PHASE_RECONNECTED = N_("Reconnected; caught up with the game.")
 PHASE_CATCHING_UP = NP_("Catching up: {n} move to check…", "Catching up: {n} moves to check…")
 PHASE_PLAYER_DISCONNECTED = N_("{player} lost the connection; waiting for them to come back.")
+# Translators: this seat could not open its direct connection to another player's machine (9.11).
+PHASE_MESH_UNLINKED = N_("No direct connection to {player} (a firewall?): the host could hide their moves from you.")
 # Translators: the host neither logged nor refused a move this seat saw (R-GAME-17); the game stops here.
 PHASE_CENSORED_MOVE = N_("The host hid a move of {player} for {seconds} s. The game stops: your transcript keeps a "
                          "signed accusation of the host.")

@@ -130,6 +130,10 @@ class Mesh:
                 outbox.append(frame)
                 self._wakes[seat].set()
 
+    def unlinked(self) -> list[int]:
+        """The seats that announced a listener but have no live link with us (a firewall, or a host that lies)."""
+        return [s for s in sorted(self.endpoints) if s != self.seat and s not in self.links]
+
     def inject(self, seat: int, payload: bytes) -> bool:
         """Queue a raw payload (framed, not checked) on the live link to `seat`, for fault drills and tests."""
         outbox = self._outboxes.get(seat)

@@ -37,6 +37,8 @@ from p2pdurak.rules import State
 from p2pdurak.wire import DecodeError, decode
 
 CENSOR_TIMEOUT = 20.0  # seconds the host may take to log or refuse a move we hold (R-GAME-16)
+MESH_GRACE = 10.0  # seconds into the game after which a missing mesh link is reported to the player
+MESH_UNLINKED = "mesh-unlinked"  # (the UI's progress kind, p2pdurak.ui.session.MESH_UNLINKED)
 
 
 class SeatListener(Protocol):
@@ -95,6 +97,8 @@ class SeatRunner:
         self.accusation: bytes | None = None  # our signed accusation of the host, once we stopped with one
         self.overdue: Overdue | None = None
         self._host_link = True
+        self._mesh_since: float | None = None  # first tick of the game (the mesh links come up after it)
+        self.unlinked_reported: set[int] = set()
         self.require_proofs = require_proofs  # refuse to sign a genesis whose options turn the shuffle proofs off
         self.profile = profile
         self.player = player
@@ -196,6 +200,22 @@ class SeatRunner:
             client.relay(move)
         if overdue is not None:
             self.accuse(overdue)
+        self._report_unlinked(now)
+
+    def _report_unlinked(self, now: float) -> None:
+        """Tell the player, once per seat, about a seat we have had no direct link with for MESH_GRACE seconds:
+        the host could hide that seat's moves from us (R-GAME-18)."""
+        mesh = self.client.mesh if self.client is not None else None
+        if mesh is None:
+            return
+        if self._mesh_since is None:
+            self._mesh_since = now
+        if now - self._mesh_since < MESH_GRACE:
+            return
+        for seat in mesh.unlinked():
+            if seat not in self.unlinked_reported:
+                self.unlinked_reported.add(seat)
+                self.listener.progress(MESH_UNLINKED, done=seat)
 
     def _watching(self) -> bool:
         peer = self.peer

@@ -169,6 +169,8 @@ class GameApp:
                 self._say(text)
             elif change.kind == sess.CENSORED_MOVE:
                 self._say(text, error=True)
+            elif change.kind == sess.MESH_UNLINKED:
+                self._say(text)
             else:
                 self.net_progress = text
         elif isinstance(change, Closed):

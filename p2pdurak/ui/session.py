@@ -23,6 +23,7 @@ RECONNECTED = "reconnected"
 CATCHING_UP = "catching-up"  # total = entries to check
 PLAYER_DISCONNECTED = "player-disconnected"  # done = seat
 CENSORED_MOVE = "censored-move"  # done = the seat whose move the host hid, total = the time-out in seconds
+MESH_UNLINKED = "mesh-unlinked"  # done = a seat with no direct link to ours (the host could hide its moves)
 PROGRESS_KINDS = (
     WAITING_FOR_PLAYERS,
     TABLE_CODE,
@@ -32,6 +33,7 @@ PROGRESS_KINDS = (
     CATCHING_UP,
     PLAYER_DISCONNECTED,
     CENSORED_MOVE,
+    MESH_UNLINKED,
 )
 
 

@@ -251,6 +251,8 @@ def progress_text(progress: Progress, names: Names) -> str:
         return format_plural(S.PHASE_CATCHING_UP, progress.total)
     if kind == sess.PLAYER_DISCONNECTED:
         return _(S.PHASE_PLAYER_DISCONNECTED).format(player=names(progress.done))
+    if kind == sess.MESH_UNLINKED:
+        return _(S.PHASE_MESH_UNLINKED).format(player=names(progress.done))
     if kind == sess.CENSORED_MOVE:
         return _(S.PHASE_CENSORED_MOVE).format(player=names(progress.done), seconds=progress.total)
     return progress.text or kind
