@@ -212,18 +212,24 @@ GROUP_RUNNERS: dict[str, Callable[[Group, Case], str | None]] = {
 }
 
 
-def run_groups(name: str, doc: Mapping[str, Any]) -> list[CaseOutcome]:
-    """A Wycheproof-style file whose group types are all in GROUP_RUNNERS."""
+def run_groups(
+    name: str, doc: Mapping[str, Any], runners: Mapping[str, Callable[[Group, Case], str | None]] | None = None
+) -> list[CaseOutcome]:
+    """A Wycheproof-style file whose group types are all in `runners` (default: this module's GROUP_RUNNERS).
+    A case whose check raises is a failed case (a malformed case too): it never stops the run."""
+    table = GROUP_RUNNERS if runners is None else runners
     out: list[CaseOutcome] = []
     for group in doc["testGroups"]:
-        runner = GROUP_RUNNERS.get(group["type"])
+        runner = table.get(group["type"])
         if runner is None:
             raise ValueError(f"unknown group type {group['type']}")
         for case in group["tests"]:
             try:
                 problem = runner(group, case)
-            except DurakError as exc:  # an unexpected error is a failed case, not a crash of the runner
+            except DurakError as exc:
                 problem = f"raised {exc.reason}: {exc.message}"
+            except (ValueError, KeyError, TypeError) as exc:
+                problem = f"raised {type(exc).__name__}: {exc}"
             out.append(_outcome(name, case, problem, case.get("spec", doc.get("spec", ""))))
     return out
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from p2pdurak.conformance.layers import run_groups
 from p2pdurak.conformance.transcripts import CaseOutcome
 from p2pdurak.crypto.identity import Identity
-from p2pdurak.errors import DurakError
 from p2pdurak.net.hello import sign_hello, transcript
 from p2pdurak.net.vectors import (
     CLIENT_ROLES,
@@ -71,16 +71,4 @@ GROUP_RUNNERS: dict[str, Callable[[Group, Case], str | None]] = {
 
 
 def run_net_file(name: str, doc: Mapping[str, Any]) -> list[CaseOutcome]:
-    out: list[CaseOutcome] = []
-    for group in doc["testGroups"]:
-        runner = GROUP_RUNNERS.get(group["type"])
-        if runner is None:
-            raise ValueError(f"unknown group type {group['type']}")
-        for case in group["tests"]:
-            try:
-                problem = runner(group, case)
-            except (DurakError, ValueError, KeyError, TypeError) as exc:  # a bad case fails; it never stops the run
-                problem = f"raised {type(exc).__name__}: {exc}"
-            out.append(CaseOutcome(name, case["tcId"], problem is None, problem or "ok",
-                                   case.get("spec", doc.get("spec", ""))))
-    return out
+    return run_groups(name, doc, GROUP_RUNNERS)

@@ -34,6 +34,26 @@ from p2pdurak.net.tasks import first_of
 RECENT_MOVES = 8  # own moves kept for a link that comes up late (a seat has at most one unlogged move at a time)
 
 
+LINK_FAILURES = (
+    PeerFault,  # NetFault included: the other seat broke the protocol
+    ConnectionClosed,
+    trio.TooSlowError,
+    trio.BrokenResourceError,
+    trio.BusyResourceError,
+    trio.ClosedResourceError,
+    OSError,
+)
+
+
+def link_failure(exc: BaseException) -> str:
+    """The event reason for a link that failed with `exc` (one of LINK_FAILURES)."""
+    if isinstance(exc, PeerFault | ConnectionClosed):
+        return f"mesh-{exc.reason}"
+    if isinstance(exc, trio.TooSlowError):
+        return "mesh-handshake-timeout"
+    return "mesh-connection-closed"
+
+
 @runtime_checkable
 class MeshApp(Protocol):
     """The seat's game side, as the mesh sees it. Calls run inside the trio loop and must not block."""
@@ -187,12 +207,8 @@ class Mesh:
                     await self._dial_hello(fs, seat)
                     backoff.reset()
                     await self._run_link(seat, fs)
-                except (NetFault, ConnectionClosed, PeerFault) as exc:
-                    self.observer(NetEvent("mesh", seat, f"mesh-{exc.reason}"))
-                except trio.TooSlowError:
-                    self.observer(NetEvent("mesh", seat, "mesh-handshake-timeout"))
-                except (trio.BrokenResourceError, trio.BusyResourceError, trio.ClosedResourceError, OSError):
-                    self.observer(NetEvent("mesh", seat, "mesh-connection-closed"))
+                except LINK_FAILURES as exc:
+                    self.observer(NetEvent("mesh", seat, link_failure(exc)))
                 finally:
                     await fs.aclose()
             await trio.sleep(backoff.next_delay())
@@ -226,12 +242,8 @@ class Mesh:
                                        lambda: self.observer(NetEvent("mesh", None, "mesh-hello-slots-full")))
             if seat is not None:
                 await self._run_link(seat, fs)
-        except (NetFault, ConnectionClosed, PeerFault) as exc:
-            self.observer(NetEvent("mesh", seat, f"mesh-{exc.reason}"))
-        except trio.TooSlowError:
-            self.observer(NetEvent("mesh", seat, "mesh-handshake-timeout"))
-        except (trio.BrokenResourceError, trio.BusyResourceError, trio.ClosedResourceError, OSError):
-            self.observer(NetEvent("mesh", seat, "mesh-connection-closed"))
+        except LINK_FAILURES as exc:
+            self.observer(NetEvent("mesh", seat, link_failure(exc)))
         finally:
             await fs.aclose()
 
