@@ -422,6 +422,41 @@ def censoring_host(*, relays_too: bool = True) -> Plan:
     return Plan(hook=hook)
 
 
+def silencing_host() -> Plan:
+    """The censoring host, which then also names its victim silent: 2.5 s after the first relay of the swallowed
+    move reached it, it appends an abort accusing the move's author (silent-seat)."""
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        if table.host.swallow is not None:
+            return
+        table.host.swallow = swallow_first_play(table, relays_too=True)
+
+        async def abort_later() -> None:
+            host = table.host
+            while not (host.swallowed and host.swallowed[0] in host.relayed):
+                await trio.sleep(0.05)
+            await trio.sleep(2.5)
+            table.server.append(host.on_silent(LIAR))
+
+        table.spawn(abort_later)
+
+    return Plan(hook=hook, censor_timeout=8.0)
+
+
+def accused_at_the_abort(table: AdversaryTable) -> list[str]:
+    """Each victim accused the host right at the host's abort naming the liar, not at its own time-out."""
+    problems = []
+    for seat in (LIAR, VICTIM):
+        runner = table.runners[seat]
+        peer = runner.peer
+        ending = peer.snapshot.ending if peer is not None else None
+        if ending is None or ending.kind != "abort" or ending.accused != LIAR or ending.by != HOST:
+            problems.append(f"seat {seat} did not get the host's abort naming seat {LIAR}: {ending}")
+        elif runner.overdue is not None and runner.overdue.held_for >= 8.0:
+            problems.append(f"seat {seat} accused only at its time-out")
+    return problems
+
+
 def relayed_move(table: AdversaryTable) -> list[str]:
     """The move the host swallowed from its author reached the log through a relay, exactly once."""
     from p2pdurak.adversary.tamper import entry_move
@@ -599,6 +634,9 @@ SCENARIOS: tuple[Scenario, ...] = (
              ("R-NET-71", "R-GAME-16", "R-GAME-17"),
              censoring_host, Expect("accused", "censored-move", HOST, verify="invalid", how=None,
                                     victims=(LIAR, VICTIM)), timeout=20.0),
+    Scenario("silenced-seat", "the host hides a seat's move, then names that seat silent", ("R-GAME-17",),
+             silencing_host, Expect("accused", "censored-move", HOST, verify="invalid", how=None,
+                                    victims=(LIAR, VICTIM)), extra=accused_at_the_abort, timeout=25.0),
     Scenario("relayed-move", "the host swallows a seat's move; another seat relays it from the mesh",
              ("R-NET-72", "R-GAME-16"),
              lambda: censoring_host(relays_too=False), Expect("ignored", "relayed", HOST), extra=relayed_move),

@@ -38,6 +38,7 @@ from p2pdurak.wire import DecodeError, decode
 
 CENSOR_TIMEOUT = 20.0  # seconds the host may take to log or refuse a move we hold (R-GAME-16)
 MESH_GRACE = 10.0  # seconds into the game after which a missing mesh link is reported to the player
+HANDED_GRACE = 2.0  # a move the host has had this long cannot have been missed by an honest host's time-out
 MESH_UNLINKED = "mesh-unlinked"  # (the UI's progress kind, p2pdurak.ui.session.MESH_UNLINKED)
 
 
@@ -97,6 +98,7 @@ class SeatRunner:
         self.accusation: bytes | None = None  # our signed accusation of the host, once we stopped with one
         self.overdue: Overdue | None = None
         self._host_link = True
+        self._now = 0.0  # the time of the last tick
         self._mesh_since: float | None = None  # first tick of the game (the mesh links come up after it)
         self.unlinked_reported: set[int] = set()
         self.require_proofs = require_proofs  # refuse to sign a genesis whose options turn the shuffle proofs off
@@ -159,6 +161,8 @@ class SeatRunner:
             raise NetFault("unexpected-message", "an entry before the genesis")
         if index < len(self.entries):
             return  # the host seat's entries are applied by the host's game side as they are appended
+        if self.accusation is not None:
+            return  # we stopped: our transcript ends with the accusation (R-GAME-17)
         self.apply_entry(entry)
         fault = self.peer.faulted
         if fault is not None and self.client is not None:
@@ -187,6 +191,7 @@ class SeatRunner:
         self.witness.on_refused(refused.move_hash)
 
     def on_tick(self, now: float, connected: bool) -> None:
+        self._now = now
         witness, client = self.witness, self.client
         if witness is None or client is None or not self._watching():
             return
@@ -231,8 +236,8 @@ class SeatRunner:
                                           len(self.entries), overdue.move)
         self.log.accusation(self.accusation)
         self.errors.append(f"censored-move (seat {peer.genesis.host}): seat {overdue.author}'s move "
-                           f"{overdue.counter} was neither logged nor refused within {self.censor_timeout} s")
-        self.listener.progress(CENSORED_MOVE, done=overdue.author, total=round(self.censor_timeout))
+                           f"{overdue.counter} was neither logged nor refused for {overdue.held_for:.1f} s")
+        self.listener.progress(CENSORED_MOVE, done=overdue.author, total=round(overdue.held_for))
         if self.client is not None:
             self.client.leave()
 
@@ -285,22 +290,38 @@ class SeatRunner:
         self.entries.append(entry)
         before = peer.rules
         length = peer.chain.length
+        ending = peer.snapshot.ending
         events = peer.receive(entry)
         if self.witness is not None and peer.chain.length > length:
             logged = peer.chain.entries[-1].move
             self.witness.on_logged(logged.author, logged.counter)
             if peer.over:
                 self.witness.clear()
+            elif peer.snapshot.ending is not ending:
+                self._check_named(peer)
         self.listener.entry_applied(len(self.entries) - 1, events, before, peer.rules)
         if act:
             self.step()
         return events
+
+    def _check_named(self, peer: Peer) -> None:
+        """An abort by the host naming a seat whose move the host has had for a while: the host hid that move."""
+        ending = peer.snapshot.ending
+        host = peer.genesis.host
+        if (self.witness is None or ending is None or ending.kind != "abort" or ending.by != host
+                or ending.accused is None or ending.accused == host or not self._watching()):
+            return
+        overdue = self.witness.named_silent(ending.accused, self._now, HANDED_GRACE)
+        if overdue is not None:
+            self.accuse(overdue)
 
     def step(self) -> None:
         """Make the one move this seat owes or chooses now, if any (one at a time: the next waits for its entry)."""
         peer = self.peer
         if peer is None or self.paused or not self._seated or peer.pending is not None or peer.over:
             return
+        if self.accusation is not None:
+            return  # we stopped: the game cannot go on with this host
         client = self.client
         if client is None or not client.has_genesis:
             return

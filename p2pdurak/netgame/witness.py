@@ -30,6 +30,7 @@ class Held:
     since: float | None  # when its clock started (None: at the next tick; later: on reconnecting to the host)
     via: int | None  # the seat that sent it over the mesh (None: our own move)
     relayed: bool = False
+    relayed_at: float | None = None  # when we handed it to the host ourselves (a relay)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,7 @@ class Overdue:
     author: int
     counter: int
     via: int | None
+    held_for: float = 0.0  # seconds the host had it without an answer (from our clock)
 
 
 class MoveWitness:
@@ -90,6 +92,7 @@ class MoveWitness:
         for held in self.held.values():
             held.since = now if held.since is None else max(held.since, now)
             held.relayed = False
+            held.relayed_at = None
 
     def clear(self) -> None:
         self.held.clear()
@@ -111,9 +114,22 @@ class MoveWitness:
                 held.relayed = True
                 if held.via is not None:
                     relay.append(held.move)
+                    held.relayed_at = now
             if age >= self.timeout and overdue is None:
-                overdue = Overdue(held.move, held.author, held.counter, held.via)
+                overdue = Overdue(held.move, held.author, held.counter, held.via, age)
         return relay, overdue
+
+    def named_silent(self, seat: int, now: float, grace: float) -> Overdue | None:
+        """The host has just named `seat` silent (an abort). A move of `seat` that the host had had for `grace`
+        seconds or more without an answer (our own, sent that long ago; or one we relayed that long ago) shows it
+        hid the move and blamed its author (R-GAME-17)."""
+        for _, held in sorted(self.held.items()):
+            if held.author != seat:
+                continue
+            handed = held.since if held.via is None else held.relayed_at
+            if handed is not None and now - handed >= grace and self._authentic(held):
+                return Overdue(held.move, held.author, held.counter, held.via, now - handed)
+        return None
 
     def _authentic(self, held: Held) -> bool:
         try:

@@ -28,7 +28,7 @@ def test_a_move_is_relayed_at_half_the_time_out_and_overdue_at_the_time_out() ->
     assert w.due(4.9) == ([], None)
     assert w.due(5.0) == ([m], None)
     assert w.due(6.0) == ([], None)  # relayed once
-    assert w.due(10.0) == ([], Overdue(m, 2, 1, 2))
+    assert w.due(10.0) == ([], Overdue(m, 2, 1, 2, 10.0))
 
 
 def test_own_moves_are_never_relayed_but_fall_due() -> None:
@@ -36,7 +36,7 @@ def test_own_moves_are_never_relayed_but_fall_due() -> None:
     m = move(1, 3)
     assert w.hold(m, None, via=None)  # the clock starts at the next tick
     assert w.due(100.0) == ([], None)
-    assert w.due(110.0) == ([], Overdue(m, 1, 3, None))
+    assert w.due(110.0) == ([], Overdue(m, 1, 3, None, 10.0))
 
 
 def test_logging_the_move_or_a_later_one_of_its_author_settles_it() -> None:
@@ -67,7 +67,7 @@ def test_time_without_the_host_does_not_count() -> None:
     assert w.due(13.9) == ([], None)
     assert w.due(14.0) == ([m], None)  # relayed again: the first relay may have been lost with the connection
     assert w.due(18.9) == ([], None)
-    assert w.due(19.0) == ([], Overdue(m, 1, 1, 1))
+    assert w.due(19.0) == ([], Overdue(m, 1, 1, 1, 10.0))
 
 
 def test_the_hosts_own_moves_and_foreign_bytes_are_not_held() -> None:
@@ -104,3 +104,18 @@ def test_a_flood_of_moves_from_one_author_is_bounded() -> None:
     held = [w.hold(move(1, c), 0.0, via=1) for c in range(1, 20)]
     assert held.count(True) == MAX_HELD_PER_AUTHOR and len(w.held) == MAX_HELD_PER_AUTHOR
     assert w.hold(move(2, 1), 0.0, via=2)  # another author is not crowded out
+
+
+def test_a_host_that_names_a_seat_silent_after_having_its_move_is_caught() -> None:
+    w = witness()
+    relayed, own, fresh = move(2, 1), move(1, 1), move(3, 1)
+    w.hold(relayed, 0.0, via=2)
+    w.hold(own, None, via=None)
+    w.due(0.0)  # our own move's clock starts
+    w.hold(fresh, 4.0, via=3)
+    assert w.named_silent(2, 4.9, grace=2.0) is None  # not relayed yet: the host may never have had it
+    w.due(5.0)  # relayed now
+    assert w.named_silent(2, 6.9, grace=2.0) is None  # relayed too recently: the host's clock may have won the race
+    assert w.named_silent(2, 7.0, grace=2.0) == Overdue(relayed, 2, 1, 2, 2.0)
+    assert w.named_silent(1, 3.0, grace=2.0) == Overdue(own, 1, 1, None, 3.0)  # our own move, sent 3 s ago
+    assert w.named_silent(3, 9.0, grace=2.0) is None  # received at 4.0, not relayed yet
