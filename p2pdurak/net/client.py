@@ -119,12 +119,13 @@ class Client:
     # ----------------------------------------------------------------- running
 
     async def run(self) -> Ending:
-        mesh = self.mesh
-        if mesh is None:
+        app = self.app
+        if not isinstance(app, MeshApp):
             return await self._run_host_link()
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(mesh.run)
-            nursery.start_soon(self._ticker, mesh.app)
+            if self.mesh is not None:
+                nursery.start_soon(self.mesh.run)
+            nursery.start_soon(self._ticker, app)  # (without the mesh too: our own moves are still watched)
             try:
                 return await self._run_host_link()
             finally:
@@ -279,8 +280,8 @@ class Client:
                 if self.mesh is not None:
                     self.mesh.set_peers(message.peers)
             elif isinstance(message, m.RelayReject):
-                if self.mesh is not None:
-                    self.mesh.app.on_relay_reject(message.reject)
+                if isinstance(self.app, MeshApp):
+                    self.app.on_relay_reject(message.reject)
             elif isinstance(message, m.Bye):
                 return Ending("bye", message.reason)
             elif isinstance(message, m.Abort):
