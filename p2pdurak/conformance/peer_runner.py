@@ -60,6 +60,7 @@ class PeerCase:
     host_lie: SeatLie | None = None
     poison: Callable[[AdversaryTable], int | None] | None = None
     censor: bool = False  # the host swallows the peer's first move of play (and every relay of it)
+    name_silent: bool = False  # ... and 3 s later appends an abort naming the peer silent
     mesh: bool = False  # an honest case that also asks for the mesh: our seat 2 must get the peer's moves directly
 
     @property
@@ -160,6 +161,8 @@ PEER_CASES: tuple[PeerCase, ...] = (
              poison=_forced_index),
     PeerCase("censored-move", "the host answers the peer's first move of play as received and never logs it",
              ("R-GAME-15", "R-GAME-16", "R-GAME-17"), Options(deck=24, players=2), censor=True),
+    PeerCase("silenced-seat", "as censored-move, then 3 s later the host names the peer silent (an abort)",
+             ("R-GAME-17",), Options(deck=24, players=2), censor=True, name_silent=True),
 )
 
 
@@ -294,7 +297,7 @@ async def _watch(case: PeerCase, table: AdversaryTable, window: float) -> str:
             return _mesh_verdict(table)
         return "ok"
     if case.censor:
-        return await _watch_censored(table)
+        return await _watch_censored(table, case.name_silent)
     assert case.poison is not None
     poison: int | None = None
     while poison is None or poison not in server.sent_hashes.get(EXTERNAL, {}):
@@ -322,9 +325,10 @@ def _mesh_verdict(table: AdversaryTable) -> str:
     return "ok"
 
 
-async def _watch_censored(table: AdversaryTable) -> str:
+async def _watch_censored(table: AdversaryTable, name_silent: bool) -> str:
     """The peer must stop playing and leave (Bye "leaving") once its swallowed move has gone unanswered past its own
-    time-out (R-GAME-17); the case's time-out bounds the wait."""
+    time-out, or at once when the host names it silent 3 s after swallowing it (R-GAME-17); it must sign no later
+    move (its audit included). The case's time-out bounds the wait."""
     server, host = table.server, table.host
     while not host.swallowed:
         if server.closed.is_set():
@@ -333,19 +337,34 @@ async def _watch_censored(table: AdversaryTable) -> str:
     peer = table.side.runner.peer
     assert peer is not None
     censored = authenticate_move(peer.genesis, host.swallowed[0])
-    while not any(e.kind == "dropped" and e.seat == EXTERNAL and e.reason == "leaving" for e in table.events):
+
+    def left() -> bool:
+        return any(e.kind == "dropped" and e.seat == EXTERNAL and e.reason == "leaving" for e in table.events)
+
+    def later() -> list[int]:
+        counters = []
+        for move_bytes in _moves_from(table, EXTERNAL):
+            try:
+                move = authenticate_move(peer.genesis, move_bytes)
+            except PeerFault:
+                continue
+            if move.counter > censored.counter:
+                counters.append(move.counter)
+        return counters
+
+    if name_silent:
+        await trio.sleep(3.0)
+        if not left():
+            table.side.runner.paused = True  # our seat holds back its audit, so the game stays open
+            server.append(host.on_silent(EXTERNAL))  # the peer's move has been with us for 3 s: this is a lie
+    while not left() and not later() and not server.closed.is_set():
         await trio.sleep(0.05)
-    later = []
-    for move_bytes in _moves_from(table, EXTERNAL):
-        try:
-            move = authenticate_move(peer.genesis, move_bytes)
-        except PeerFault:
-            continue
-        if move.counter > censored.counter:
-            later.append(move.counter)
+    went_on = later()
     server.finish("game-over")
-    if later:
-        return f"the peer went on playing after its move was censored (counters {later[:3]})"
+    if went_on:
+        return f"the peer went on playing after its move was censored (counters {went_on[:3]})"
+    if not left():
+        return "the game ended and the peer never left"
     return "ok"
 
 
