@@ -250,8 +250,8 @@ class SeatRunner:
         except PeerFault as exc:
             self.errors.append(f"bad reject: {exc.reason}")
             return
-        if had is not None and self.witness is not None:
-            self.witness.on_refused(sha256(had))
+        if had is not None and self.peer.pending is None and self.witness is not None:
+            self.witness.on_refused(sha256(had))  # the reject was for that move (not a repeat for an older one)
         if had is None or self.peer.pending is not None:
             return  # a repeated reject of a move already dropped (a resend after a reconnect)
         for ev in events:
