@@ -227,7 +227,10 @@ async def _end_when_seats_left(table: AdversaryTable, nursery: trio.Nursery, gra
     others = range(1, len(table.clients))
     while not all(s in table.endings or s in table.failures for s in others):
         await trio.sleep(0.05)
-    await trio.sleep(grace)
+    with trio.move_on_after(grace):
+        while 0 not in table.endings and 0 not in table.failures:
+            await trio.sleep(0.05)
+        return  # the host ended too: the table finishes by itself
     nursery.cancel_scope.cancel()
 
 
