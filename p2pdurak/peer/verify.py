@@ -168,9 +168,12 @@ def _accusation_report(
         return VerifyReport(False, exc.reason, total, exc.seat, exc.message, total, verdicts=verdicts, names=names,
                             accusation=reported)
     s, a = accusation.accuser, accusation.author
+    ending = observer.snapshot.ending
+    named = (ending is not None and ending.kind == "abort" and ending.by == genesis.host and ending.accused == a)
     message = (
         f"accusation by seat {s} ({genesis.name(s)}): seat {a}'s move (counter {accusation.counter}) was never "
-        "appended; a time-out is not a proof"
+        + ("appended, and the host then named seat {a} silent" if named else "appended").format(a=a)
+        + "; a time-out is not a proof"
     )
     return VerifyReport(False, accusation.reason, total, genesis.host, message, total, verdicts=verdicts,
                         names=names, accusation=reported)
