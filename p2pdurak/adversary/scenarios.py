@@ -342,6 +342,23 @@ def raw_bytes_at(entry: int, payload: bytes, drip: float = 0.0) -> Callable[[Adv
     return hook
 
 
+async def stranger_visit(port: int, hold: float) -> bool:
+    """A stranger (from another address) connects to the host and reads, saying nothing, until it is closed or
+    `hold` seconds pass. False if it could not connect."""
+    try:
+        stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=STRANGER_ADDRESS)
+    except OSError:
+        return False
+    with trio.move_on_after(hold):
+        try:
+            while await stream.receive_some(4096):
+                pass
+        except (trio.BrokenResourceError, OSError):
+            pass
+    await stream.aclose()
+    return True
+
+
 def storm(table: AdversaryTable, seat: int, index: int) -> None:
     """The liar's connection is cut on every 4th entry up to entry 40; at entry 8, 40 strangers connect at once."""
     if seat != LIAR:
@@ -352,17 +369,7 @@ def storm(table: AdversaryTable, seat: int, index: int) -> None:
         port = table.side.port
 
         async def stranger() -> None:
-            try:
-                stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=STRANGER_ADDRESS)
-            except OSError:
-                return
-            with trio.move_on_after(3.0):
-                try:
-                    while await stream.receive_some(4096):
-                        pass
-                except (trio.BrokenResourceError, OSError):
-                    pass
-            await stream.aclose()
+            await stranger_visit(port, 3.0)
 
         for _ in range(40):
             table.spawn(stranger)
@@ -382,18 +389,8 @@ def lockout(table: AdversaryTable, seat: int, index: int) -> None:
 
     async def stranger() -> None:
         while not server.closed.is_set():
-            try:
-                stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=STRANGER_ADDRESS)
-            except OSError:
+            if not await stranger_visit(port, 30.0):
                 await trio.sleep(0.05)
-                continue
-            with trio.move_on_after(30.0):
-                try:
-                    while await stream.receive_some(4096):
-                        pass
-                except (trio.BrokenResourceError, OSError):
-                    pass
-            await stream.aclose()
 
     for _ in range(40):
         table.spawn(stranger)

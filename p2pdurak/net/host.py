@@ -314,7 +314,7 @@ class HostServer:
         self._done.discard(seat)
         self._send(conn, m.Seated(seat, len(self.roster), len(self.roster), self._moves_seen.get(seat, 0)))
         if self.phase in (SESSION, CLOSED) and self._mesh:
-            self._send(conn, m.Peers(tuple(self._mesh[s] for s in sorted(self._mesh))))
+            self._send(conn, self._peers())
         if self.phase == SIGNING and seat not in self._signatures and self.genesis is not None:
             self._send(conn, m.GenesisToSign(self.genesis))
         if self.phase == CLOSED:
@@ -504,9 +504,12 @@ class HostServer:
     def _announce_peers(self) -> None:
         if not self._mesh:
             return
-        peers = m.Peers(tuple(self._mesh[s] for s in sorted(self._mesh)))
+        peers = self._peers()
         for c in self._conns.values():
             self._send(c, peers)
+
+    def _peers(self) -> m.Peers:
+        return m.Peers(tuple(self._mesh[s] for s in sorted(self._mesh)))
 
     def _relay(self, conn: _Conn, message: m.Relay) -> None:
         if self.phase != SESSION:

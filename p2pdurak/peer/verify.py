@@ -170,10 +170,10 @@ def _accusation_report(
     s, a = accusation.accuser, accusation.author
     ending = observer.snapshot.ending
     named = (ending is not None and ending.kind == "abort" and ending.by == genesis.host and ending.accused == a)
+    then = f", and the host then named seat {a} silent" if named else ""
     message = (
         f"accusation by seat {s} ({genesis.name(s)}): seat {a}'s move (counter {accusation.counter}) was never "
-        + ("appended, and the host then named seat {a} silent" if named else "appended").format(a=a)
-        + "; a time-out is not a proof"
+        f"appended{then}; a time-out is not a proof"
     )
     return VerifyReport(False, accusation.reason, total, genesis.host, message, total, verdicts=verdicts,
                         names=names, accusation=reported)
