@@ -5,7 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from p2pdurak.peer.verify import ReportedAccusation
 
 HELP = "verify a game transcript (.dlog): every signature, rule, key, proof and the audit"
 
@@ -46,11 +51,7 @@ def run(args: argparse.Namespace) -> int:
         )
     acc = report.accusation
     if acc is not None:
-        at_head = "the host had to append it" if acc.valid_at_head else "the host could have refused it"
-        print(
-            f"accusation: {who(acc.accuser)} accuses {who(acc.accused)} of {acc.reason}: the move of "
-            f"{who(acc.author)} with counter {acc.counter} was never appended ({at_head}); an accusation, not a proof"
-        )
+        print(_accusation_line(acc, who))
     if not report.valid:
         where = "the genesis" if report.entry is None else f"entry {report.entry}"
         print(f"INVALID: {report.reason} at {where}; at fault: {who(report.seat)}. {report.message}")
@@ -70,6 +71,22 @@ def run(args: argparse.Namespace) -> int:
             pogony = f", with pogony ({res.pogony} sixes)" if res.pogony else ""
             print(f"result: the durak is {who(res.durak)}{pogony}")
     return 0
+
+
+def _accusation_line(acc: ReportedAccusation, who: Callable[[int | None], str]) -> str:
+    """One line for an authentic accusation record: a proof (a false-reject that holds) reads differently from a
+    claim (R-PEER-49)."""
+    head = f"accusation: {who(acc.accuser)} accuses {who(acc.accused)} of {acc.reason}"
+    if acc.reason == "silent-host":
+        return f"{head}: the game waited on the host past the accuser's time-out; an accusation (not a proof)"
+    if acc.reason == "false-reject":
+        what = f"{head}: the host signed a Reject of the move of {who(acc.author)} with counter {acc.counter}"
+        if acc.proven:
+            return f"{what}, which was valid where the Reject says it was judged; proven"
+        return f"{what}; an accusation (not a proof)"
+    at_head = "the host had to append it" if acc.valid_at_head else "the host could have refused it"
+    return (f"{head}: the move of {who(acc.author)} with counter {acc.counter} was never appended ({at_head}); "
+            "an accusation (not a proof)")
 
 
 def _unreadable(args: argparse.Namespace, reason: str, message: str) -> int:

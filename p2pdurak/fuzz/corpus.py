@@ -48,7 +48,8 @@ def log_corpus() -> LogCorpus:
     rejects = []
     for move, reason in zip(moves[:3], ("stale-action", "not-your-turn", "x"), strict=True):
         data = decode(decode(move, Move).data, MoveData)
-        rejects.append(sign_reject(table.host, table.genesis.hash, data.author, data.counter, sha256(move), reason))
+        rejects.append(sign_reject(table.host, table.genesis.hash, data.author, data.counter, sha256(move), reason,
+                                   0, table.genesis.hash))
     inner.append(rejects[0])
     return LogCorpus(table, entries, moves, tuple(inner), tuple(rejects))
 

@@ -2,12 +2,17 @@
 
 from p2pdurak.log.accusation import (
     CENSORED_MOVE,
+    FALSE_REJECT,
+    SILENT_HOST,
     Accusation,
     AccusationData,
     CheckedAccusation,
+    RejectedMove,
     check_accusation,
+    check_accused,
     check_censorship,
     make_accusation,
+    rejected_move_evidence,
 )
 from p2pdurak.log.chain import ChainFollower, PendingMove, VerifiedEntry, replay
 from p2pdurak.log.dlog import (
@@ -52,6 +57,7 @@ from p2pdurak.log.sequencer import Appended, Rejected, Sequencer, Validator
 
 __all__ = [
     "CENSORED_MOVE",
+    "FALSE_REJECT",
     "HEADER",
     "KIND_ACCUSATION",
     "KIND_ENTRY",
@@ -65,6 +71,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "PRIVATE_KINDS",
+    "SILENT_HOST",
     "Accusation",
     "AccusationData",
     "Appended",
@@ -78,6 +85,7 @@ __all__ = [
     "PendingMove",
     "Record",
     "Rejected",
+    "RejectedMove",
     "ReplayFault",
     "Sequencer",
     "SignedMove",
@@ -91,6 +99,7 @@ __all__ = [
     "assemble_genesis",
     "authenticate_move",
     "check_accusation",
+    "check_accused",
     "check_censorship",
     "check_genesis_data",
     "encode_record",
@@ -101,6 +110,7 @@ __all__ = [
     "parse_records",
     "public_view",
     "read_transcript",
+    "rejected_move_evidence",
     "replay",
     "sha256",
     "sign_genesis",

@@ -113,13 +113,16 @@ class Entry:
 @message(0x08)
 @dataclass(frozen=True, slots=True)
 class RejectData:
-    """The host's signed refusal of a move: which move (author, counter, hash) and why."""
+    """The host's signed refusal of a move: which move (author, counter, hash), why, and at which chain length and
+    head it judged the move (so a refusal of a move that was valid there proves the host at fault, R-LOG-16)."""
 
     genesis: Hash32
     author: Seat
     counter: Annotated[int, UInt(max=MAX_COUNTER, min=1)]
     move_hash: Hash32
     reason: Annotated[str, Str(max=MAX_REASON_BYTES, min=1, charset=token_charset)]
+    length: Annotated[int, UInt(max=MAX_SEQ)]
+    head: Hash32
 
 
 @message(0x09)

@@ -57,11 +57,16 @@ class VerifiedReject:
     move_hash: bytes
     reason: str
     encoded: bytes
+    length: int  # the chain length the host judged the move at
+    head: bytes  # the head hash at that length
 
 
-def sign_reject(host: Identity, genesis_hash: bytes, author: int, counter: int, move_hash: bytes, reason: str) -> bytes:
+def sign_reject(
+    host: Identity, genesis_hash: bytes, author: int, counter: int, move_hash: bytes, reason: str, length: int,
+    head: bytes,
+) -> bytes:
     try:
-        data = encode(RejectData(genesis_hash, author, counter, move_hash, reason))
+        data = encode(RejectData(genesis_hash, author, counter, move_hash, reason, length, head))
         return encode(Reject(data, host.sign("reject", data)))
     except EncodeError as exc:
         raise LocalError(exc.reason, f"reject: {exc.message}") from exc
@@ -82,4 +87,4 @@ def verify_reject(genesis: VerifiedGenesis, reject_bytes: bytes) -> VerifiedReje
         raise LogFault("wrong-game", "reject from another game", seat=host)
     if data.author >= genesis.seats:
         raise LogFault("unknown-author", f"seat {data.author} is not in the roster", seat=host)
-    return VerifiedReject(data.author, data.counter, data.move_hash, data.reason, reject_bytes)
+    return VerifiedReject(data.author, data.counter, data.move_hash, data.reason, reject_bytes, data.length, data.head)

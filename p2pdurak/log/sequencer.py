@@ -89,7 +89,8 @@ class Sequencer:
             raise LocalError("bad-reason", f"reason code {reason!r} cannot go into a reject")
         fault = exc if isinstance(exc, PeerFault) else PeerFault(reason, exc.message, seat=move.author)
         genesis = self.genesis
-        reject_bytes = sign_reject(self._host, genesis.hash, move.author, move.counter, move.hash, reason)
+        reject_bytes = sign_reject(self._host, genesis.hash, move.author, move.counter, move.hash, reason,
+                                   self.chain.length, self.chain.head)  # judged at the head (R-LOG-14)
         rejected = Rejected(reject_bytes, reason, fault)
         self._rejected[move.hash] = rejected
         if move.genesis == genesis.hash:

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 
 from p2pdurak.errors import PeerFault, RuleError
 from p2pdurak.log import (
+    CENSORED_MOVE,
+    FALSE_REJECT,
+    SILENT_HOST,
     CheckedAccusation,
     Transcript,
     VerifiedGenesis,
@@ -21,6 +24,7 @@ from p2pdurak.log import (
 )
 from p2pdurak.peer.events import Verdict
 from p2pdurak.peer.peer import Peer
+from p2pdurak.peer.rejects import check_false_reject, check_silent_host, judge_record
 from p2pdurak.rules import GameResult
 
 
@@ -31,9 +35,11 @@ class ReportedAccusation:
     accuser: int
     accused: int
     reason: str
-    author: int  # the author of the move that was never appended
-    counter: int  # its counter
-    valid_at_head: bool  # would the host have had to append it at the end of the chain (R-PEER-43)?
+    author: int | None  # the author of the move that was never appended, or falsely rejected (None: silent-host)
+    counter: int | None  # its counter
+    valid_at_head: bool | None  # would the host have had to append it (at the end of the chain, R-PEER-43; for a
+    # false-reject at the length its Reject names)? None: silent-host, or a false-reject not checked that far
+    proven: bool = False  # the record proves the host at fault (a false-reject that holds), not only claims it
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -43,6 +49,7 @@ class ReportedAccusation:
             "author": self.author,
             "counter": self.counter,
             "valid_at_head": self.valid_at_head,
+            "proven": self.proven,
         }
 
 
@@ -158,6 +165,10 @@ def _accusation_report(
         accusation = check_accusation(genesis, transcript.accusation)
     except PeerFault as exc:
         return VerifyReport(False, exc.reason, total, exc.seat, exc.message, total, verdicts=verdicts, names=names)
+    if accusation.reason == FALSE_REJECT:
+        return _false_reject_report(transcript, genesis, observer, accusation, verdicts, names)
+    if accusation.reason == SILENT_HOST:
+        return _silent_host_report(genesis, observer, accusation, total, verdicts, names)
     reported = ReportedAccusation(
         accusation.accuser, accusation.accused, accusation.reason, accusation.author, accusation.counter,
         _valid_at_head(observer, accusation),
@@ -175,13 +186,58 @@ def _accusation_report(
         f"accusation by seat {s} ({genesis.name(s)}): seat {a}'s move (counter {accusation.counter}) was never "
         f"appended{then}; a time-out is not a proof"
     )
-    return VerifyReport(False, accusation.reason, total, genesis.host, message, total, verdicts=verdicts,
+    return VerifyReport(False, CENSORED_MOVE, total, genesis.host, message, total, verdicts=verdicts,
                         names=names, accusation=reported)
+
+
+def _false_reject_report(
+    transcript: Transcript, genesis: VerifiedGenesis, observer: Peer, accusation: CheckedAccusation,
+    verdicts: tuple[Verdict, ...], names: tuple[str, ...],
+) -> VerifyReport:
+    """R-PEER-52: the host's signed Reject of a move that passes the host's check at the length the Reject names."""
+    total = len(transcript.entries)
+    judged = judge_record(accusation, transcript.entries, observer)
+
+    def reported(proven: bool) -> ReportedAccusation:
+        return ReportedAccusation(accusation.accuser, accusation.accused, accusation.reason, accusation.author,
+                                  accusation.counter, judged.valid_at_head if judged is not None else None, proven)
+
+    try:
+        holds = check_false_reject(accusation, observer, judged)
+    except PeerFault as exc:
+        return VerifyReport(False, exc.reason, total, exc.seat, exc.message, total, verdicts=verdicts, names=names,
+                            accusation=reported(False))
+    s, h = accusation.accuser, genesis.host
+    kind = "PROVEN" if holds.proven else f"an accusation by seat {s} ({genesis.name(s)}), not a proof"
+    message = (f"false-reject, {kind}: the host (seat {h}, {genesis.name(h)}) refused seat {accusation.author}'s "
+               f"move (counter {accusation.counter}) with a signed Reject; {holds.message}")
+    return VerifyReport(False, FALSE_REJECT, total, h, message, total, verdicts=verdicts, names=names,
+                        accusation=reported(holds.proven))
+
+
+def _silent_host_report(
+    genesis: VerifiedGenesis, observer: Peer, accusation: CheckedAccusation, total: int,
+    verdicts: tuple[Verdict, ...], names: tuple[str, ...],
+) -> VerifyReport:
+    """R-PEER-53: the game waited on the host past the accuser's time-out. A claim: nobody loses by it."""
+    reported = ReportedAccusation(accusation.accuser, accusation.accused, accusation.reason, None, None, None)
+    try:
+        check_silent_host(accusation, observer)
+    except PeerFault as exc:
+        return VerifyReport(False, exc.reason, total, exc.seat, exc.message, total, verdicts=verdicts, names=names,
+                            accusation=reported)
+    s, h = accusation.accuser, genesis.host
+    message = (f"silent-host: an accusation by seat {s} ({genesis.name(s)}), not a proof: the game waited on the host "
+               f"(seat {h}, {genesis.name(h)}) at entry {total} in phase {observer.phase} past the accuser's "
+               "time-out")
+    return VerifyReport(False, SILENT_HOST, total, h, message, total, verdicts=verdicts, names=names,
+                        accusation=reported)
 
 
 def _valid_at_head(observer: Peer, accusation: CheckedAccusation) -> bool:
     """The host's own check of the move at the end of the chain (R-LOG-14, R-PEER-43): would it have to append it?"""
     try:
+        assert accusation.evidence is not None
         pending = observer.chain.check_move(accusation.evidence.encoded)
         observer.validate(pending.move, pending.seen_length)
     except (PeerFault, RuleError):

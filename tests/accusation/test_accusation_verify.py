@@ -40,7 +40,7 @@ def test_a_censored_move_is_an_accusation_against_the_host() -> None:
     )
     assert report.to_json()["accusation"] == {
         "accuser": 1, "accused": g.host, "reason": "censored-move", "author": 1, "counter": g.signed[k].counter,
-        "valid_at_head": True,
+        "valid_at_head": True, "proven": False,
     }  # fmt: skip
 
 
@@ -156,7 +156,8 @@ def test_verify_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert (doc["valid"], doc["reason"], doc["entry"], doc["seat"], doc["entries"]) == (
         False, "censored-move", k, g.host, k)
     assert doc["accusation"] == {"accuser": 1, "accused": g.host, "reason": "censored-move", "author": 1,
-                                 "counter": g.signed[k].counter, "valid_at_head": True}
+                                 "counter": g.signed[k].counter, "valid_at_head": True,
+                                 "proven": False}
 
 
 def test_verify_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,7 +170,7 @@ def test_verify_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert [line for line in lines if line.startswith("accusation:")] == [
         f"accusation: seat 1 ({names[0]}) accuses seat {g.host} ({names[1]}) of censored-move: the move of seat 1 "
         f"({names[0]}) with counter {g.signed[k].counter} was never appended (the host had to append it); an "
-        "accusation, not a proof"
+        "accusation (not a proof)"
     ]
     assert lines[-1].startswith(f"INVALID: censored-move at entry {k}; at fault: seat {g.host} ({names[1]}).")
 
