@@ -9,7 +9,7 @@ from p2pdurak.adversary.liars import LyingRunner
 from p2pdurak.adversary.scenarios import Scenario
 from p2pdurak.adversary.table import AdversaryTable, open_table, play
 from p2pdurak.crypto.identity import Identity
-from p2pdurak.log import encode_transcript
+from p2pdurak.log import CENSORED_MOVE, check_accusation, encode_transcript
 from p2pdurak.netgame.store import game_file, load_seat
 from p2pdurak.peer import Peer
 from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
@@ -143,11 +143,15 @@ def _check_accused(outcome: ScenarioOutcome) -> None:
     swallowed = table.host.swallowed
     for seat in ex.victims:
         runner = table.runners[seat]
-        if runner.accusation is None or runner.overdue is None or runner.peer is None:
+        if runner.accusation is None or runner.peer is None:
             problems.append(f"seat {seat} did not accuse the host")
             continue
+        reason = check_accusation(runner.peer.genesis, runner.accusation).reason
+        if reason != ex.reason:
+            problems.append(f"seat {seat} accused the host of {reason}, expected {ex.reason}")
+            continue
         outcome.detected = (ex.reason, ex.seat)
-        if runner.overdue.move not in swallowed:
+        if reason == CENSORED_MOVE and (runner.overdue is None or runner.overdue.move not in swallowed):
             problems.append(f"seat {seat} accused the host over a move the host did not swallow")
         if runner.peer.faulted is not None:
             problems.append(f"seat {seat} also faulted on an entry: {runner.peer.faulted.reason}")

@@ -18,7 +18,8 @@ from p2pdurak.adversary.tamper import EntryView, Equivocation, Fork, Skip, Swap
 from p2pdurak.cards import rank_of, suit_of
 from p2pdurak.crypto.deck_messages import POINT_SIZE, SCALAR_SIZE
 from p2pdurak.crypto.group import SeededRng, scalar_to_bytes
-from p2pdurak.log import SignedMove, sign_move
+from p2pdurak.errors import PeerFault, RuleError
+from p2pdurak.log import SignedMove, authenticate_move, sign_move
 from p2pdurak.log.faults import sha256
 from p2pdurak.peer import Peer, game
 from p2pdurak.peer.harness import Chooser, random_chooser
@@ -467,6 +468,72 @@ def relayed_move(table: AdversaryTable) -> list[str]:
     return []
 
 
+def peeking_host() -> Plan:
+    """The host refuses the victim's first valid Play with a signed Reject (`not-your-turn`): it has seen the card's
+    last lock key. The victim checks the Reject where it says it was judged and stops with a false-reject record."""
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        host = table.host
+        if host.false_reject is not None:
+            return
+
+        def valid_play(seat: int, move: bytes) -> bool:
+            peer = host.runner.peer
+            if host.false_rejects or peer is None or peer.phase != game.PLAY:
+                return False
+            signed = authenticate_move(peer.genesis, move)
+            if signed.author != VICTIM or body_type(signed) not in ("PlayBody", "BeatBody"):
+                return False
+            try:
+                pending = peer.chain.check_move(move)
+                peer.validate(pending.move, pending.seen_length)
+            except (PeerFault, RuleError):
+                return False  # an honest reject would do: the lie needs a valid move
+            return True
+
+        host.false_reject = valid_play
+
+    return Plan(hook=hook)
+
+
+def proven_false_reject(table: AdversaryTable) -> list[str]:
+    """The victim's record proves the host at fault; no other seat accused anybody; the move was never logged."""
+    host = table.host
+    if len(host.false_rejects) != 1:
+        return [f"the host refused {len(host.false_rejects)} valid moves falsely"]
+    report = table.report(VICTIM)
+    problems = []
+    if report.accusation is None or not report.accusation.proven or "PROVEN" not in report.message:
+        problems.append(f"the victim's transcript does not prove the host at fault: {report.message}")
+    problems += [f"seat {s} accused the host" for s, r in enumerate(table.runners) if s != VICTIM and r.accusation]
+    return problems
+
+
+def stalling_host() -> Plan:
+    """The host's own seat withholds its audit (the game waits on the host for ever) and the host never times
+    itself out: every other seat closes the game with a silent-host record after its host_timeout."""
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        peer = table.side.runner.peer
+        if seat == HOST and peer is not None and peer.phase == game.AUDIT:
+            table.side.runner.paused = True
+            table.host.stalling = True
+
+    return Plan(hook=hook, host_timeout=3.0)
+
+
+def stalled_in_audit(table: AdversaryTable) -> list[str]:
+    problems = []
+    for seat in (LIAR, VICTIM):
+        peer = table.runners[seat].peer
+        if peer is None or peer.phase != game.AUDIT or peer.waiting_on() != (HOST,):
+            problems.append(f"seat {seat} did not stop in the audit waiting on the host alone")
+    report = table.report(VICTIM)
+    if report.result is not None or "not a proof" not in report.message:
+        problems.append(f"the silent-host record reads as more than a claim: {report.message}")
+    return problems
+
+
 def mesh_only(forge: bool) -> Callable[[AdversaryTable, int, int], None]:
     """At its first entry of play the liar sends a move over the mesh only, never to the host: a move that tries
     to frame the host (signed, far ahead in counters, a card of the victim's) or, with `forge`, the same with a
@@ -634,6 +701,14 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("silenced-seat", "the host hides a seat's move, then names that seat silent", ("R-GAME-17",),
              silencing_host, Expect("accused", "censored-move", HOST, verify="invalid", how=None,
                                     victims=(LIAR, VICTIM)), extra=accused_at_the_abort, timeout=25.0),
+    Scenario("false-reject", "the host refuses a valid Play with a signed Reject (it has seen the card's key)",
+             ("R-LOG-14", "R-LOG-16", "R-GAME-20", "R-PEER-52"),
+             peeking_host, Expect("accused", "false-reject", HOST, verify="invalid", how=None, victims=(VICTIM,)),
+             extra=proven_false_reject),
+    Scenario("stalled-audit", "the host withholds its own audit and never times itself out",
+             ("R-GAME-19", "R-PEER-53"),
+             stalling_host, Expect("accused", "silent-host", HOST, verify="invalid", how=None,
+                                   victims=(LIAR, VICTIM)), extra=stalled_in_audit),
     Scenario("relayed-move", "the host swallows a seat's move; another seat relays it from the mesh",
              ("R-NET-72", "R-GAME-16"),
              lambda: censoring_host(relays_too=False), Expect("ignored", "relayed", HOST), extra=relayed_move),

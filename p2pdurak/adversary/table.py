@@ -58,6 +58,7 @@ class Plan:
     shuffle_proofs: bool = False
     move_timeout: float = 3.0  # long enough for a loaded machine; a silence scenario sets its own
     censor_timeout: float = 4.0  # how long a seat waits for the host to log or refuse a move it holds
+    host_timeout: float = 12.0  # how long a seat lets the game wait on the host itself (above every move_timeout)
     lies: dict[int, SeatLie] = field(default_factory=dict)
     players: dict[int, Chooser] = field(default_factory=dict)
     view: Callable[[AdversaryTable], EntryView] | None = None
@@ -159,11 +160,12 @@ def _runner(table_plan: Plan, seat: int, identity: Identity, profile: Path, meta
     player = table_plan.players.get(seat) or bot_player(table_plan.level, SeededRng(table_plan.seed * 131 + seat))
     lie = table_plan.lies.get(seat)
     rng = SeededRng(table_plan.seed * 17 + seat)
-    timeout = table_plan.censor_timeout
+    timeout, host_timeout = table_plan.censor_timeout, table_plan.host_timeout
     if lie is not None:
         return LyingRunner(identity, profile, player=player, rng=rng, durable=False, meta=meta, lie=lie,
-                           censor_timeout=timeout)
-    return SeatRunner(identity, profile, player=player, rng=rng, durable=False, meta=meta, censor_timeout=timeout)
+                           censor_timeout=timeout, host_timeout=host_timeout)
+    return SeatRunner(identity, profile, player=player, rng=rng, durable=False, meta=meta, censor_timeout=timeout,
+                      host_timeout=host_timeout)
 
 
 async def open_table(plan: Plan, profile: Path, config: NetConfig = ADVERSARY_CONFIG) -> AdversaryTable:

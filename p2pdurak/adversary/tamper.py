@@ -4,19 +4,21 @@ without the rule check, moves swallowed. Built on the honest HostServer and Game
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from p2pdurak.crypto.identity import Identity
-from p2pdurak.log import Rejected, sha256
+from p2pdurak.log import Rejected, authenticate_move, sha256
 from p2pdurak.log.fixtures import forge_entry
 from p2pdurak.log.messages import Entry, EntryData
+from p2pdurak.log.moves import sign_reject
 from p2pdurak.net import messages as m
 from p2pdurak.net.api import Submission
 from p2pdurak.net.host import HostServer
 from p2pdurak.netgame.host import GameHost
 from p2pdurak.wire import decode
 
+FALSE_REASON = "not-your-turn"  # the reason a peeking host gives for refusing a valid move
 MovePredicate = Callable[[int, bytes], bool]
 """(connection's seat, move bytes) -> whether the lying host treats this move specially."""
 
@@ -97,9 +99,16 @@ class TamperingHost(GameHost):
         self.keep_going = False  # keep the session open after the host's own seat faulted on a forced entry
         self.relaying = False  # inside relay(): the move came from a seat that is not its author
         self.relayed: list[bytes] = []  # every relayed move
+        self.false_reject: MovePredicate | None = None  # moves to refuse with a signed Reject, valid or not
+        self.false_rejects: dict[bytes, bytes] = {}  # move bytes -> the Reject signed for it (repeated for a relay)
+        self.stalling = False  # the host's own seat withholds its moves and the host never times itself out
 
     def submit(self, seat: int, move: bytes) -> Submission:
         self.received.append((seat, move))
+        if move in self.false_rejects:
+            return Submission(reject=self.false_rejects[move])
+        if self.false_reject is not None and self.false_reject(seat, move):
+            return Submission(reject=self._reject_falsely(move))
         if self.swallow is not None and self.swallow(seat, move):
             self.swallowed.append(move)
             return Submission()
@@ -116,6 +125,21 @@ class TamperingHost(GameHost):
         if submission.reject is not None and len(self.rejected) > before:
             self.refused[move] = self.rejected[-1]
         return submission
+
+    def _reject_falsely(self, move: bytes) -> bytes:
+        """Refuse a move with a signed Reject judged at the head, whatever the move (the host has seen its key)."""
+        sequencer = self._sequencer()
+        chain, signed = sequencer.chain, authenticate_move(sequencer.genesis, move)
+        reject = sign_reject(self.identity, chain.genesis.hash, signed.author, signed.counter, signed.hash,
+                             FALSE_REASON, chain.length, chain.head)
+        self.false_rejects[move] = reject
+        self.refused[move] = FALSE_REASON
+        return reject
+
+    def on_silent(self, seat: int) -> Sequence[bytes]:
+        if self.stalling and seat == self.peer.genesis.host:
+            return ()  # a stalling host does not time itself out
+        return super().on_silent(seat)
 
     def relay(self, move: bytes) -> Submission:
         self.relayed.append(move)

@@ -24,19 +24,22 @@ from p2pdurak.log import (
     verify_genesis,
     verify_reject,
 )
-from p2pdurak.log.accusation import CENSORED_MOVE, make_accusation
+from p2pdurak.log.accusation import CENSORED_MOVE, FALSE_REJECT, SILENT_HOST, make_accusation, rejected_move_evidence
 from p2pdurak.net.client import Client
 from p2pdurak.net.errors import NetFault
 from p2pdurak.net.links import table_code
 from p2pdurak.netgame.store import SavedSeat, SeatLog, game_file
+from p2pdurak.netgame.waiting import seats_waited_on
 from p2pdurak.netgame.witness import MoveWitness, Overdue
 from p2pdurak.peer import Event, Peer, Refused
 from p2pdurak.peer.harness import Chooser
 from p2pdurak.peer.messages import GameOptions
+from p2pdurak.peer.rejects import judge_reject
 from p2pdurak.rules import State
 from p2pdurak.wire import DecodeError, decode
 
 CENSOR_TIMEOUT = 20.0  # seconds the host may take to log or refuse a move we hold (R-GAME-16)
+HOST_TIMEOUT = 180.0  # seconds the game may wait on the host itself (the host's own 120 s time-out, and a minute)
 MESH_GRACE = 10.0  # seconds into the game after which a missing mesh link is reported to the player
 HANDED_GRACE = 2.0  # a move the host has had this long cannot have been missed by an honest host's time-out
 MESH_UNLINKED = "mesh-unlinked"  # (the UI's progress kind, p2pdurak.ui.session.MESH_UNLINKED)
@@ -91,9 +94,14 @@ class SeatRunner:
         listener: SeatListener | None = None,
         require_proofs: bool = False,
         censor_timeout: float = CENSOR_TIMEOUT,
+        host_timeout: float = HOST_TIMEOUT,
     ) -> None:
         self.identity = identity
         self.censor_timeout = censor_timeout
+        self.host_timeout = host_timeout  # R-GAME-19: how long the game may wait on the host before we stop
+        self._host_waited_since: float | None = None  # when the game began waiting on the host (None: it does not)
+        self._doubted: tuple[bytes, bytes] | None = None  # (our move, the host's Reject of it) not yet judged
+        self.judgement: str = ""  # why we stopped with a false-reject or silent-host record (for the user)
         self.witness: MoveWitness | None = None
         self.accusation: bytes | None = None  # our signed accusation of the host, once we stopped with one
         self.overdue: Overdue | None = None
@@ -195,6 +203,8 @@ class SeatRunner:
         witness, client = self.witness, self.client
         if witness is None or client is None or not self._watching():
             return
+        if self._watch_host(now):
+            return
         if connected and not self._host_link:
             witness.reconnected(now)
         self._host_link = connected
@@ -206,6 +216,26 @@ class SeatRunner:
         if overdue is not None:
             self.accuse(overdue)
         self._report_unlinked(now)
+
+    def _watch_host(self, now: float) -> bool:
+        """R-GAME-19: the game has waited on the host (its move, its audit, its shuffle...) for `host_timeout`
+        without an entry, connected or not: stop with a silent-host accusation. True if we stopped."""
+        peer, seat = self.peer, self.seat
+        assert peer is not None and seat is not None
+        host = peer.genesis.host
+        if seat == host or host not in seats_waited_on(peer) or host not in peer.waiting_on():
+            self._host_waited_since = None
+            return False
+        if self._host_waited_since is None:
+            self._host_waited_since = now
+            return False
+        waited = now - self._host_waited_since
+        if waited < self.host_timeout:
+            return False
+        self.judgement = f"the game waited on the host (seat {host}) for {waited:.1f} s in phase {peer.phase}"
+        accusation = make_accusation(self.identity, peer.genesis, seat, host, SILENT_HOST, len(self.entries), b"")
+        self._stop(accusation, f"silent-host (seat {host}): {self.judgement}", SILENT_HOST, host, round(waited))
+        return True
 
     def _report_unlinked(self, now: float) -> None:
         """Tell the player, once per seat, about a seat we have had no direct link with for MESH_GRACE seconds:
@@ -232,14 +262,46 @@ class SeatRunner:
         peer = self.peer
         assert peer is not None and self.seat is not None and self.log is not None
         self.overdue = overdue
-        self.accusation = make_accusation(self.identity, peer.genesis, self.seat, peer.genesis.host, CENSORED_MOVE,
-                                          len(self.entries), overdue.move)
-        self.log.accusation(self.accusation)
-        self.errors.append(f"censored-move (seat {peer.genesis.host}): seat {overdue.author}'s move "
-                           f"{overdue.counter} was neither logged nor refused for {overdue.held_for:.1f} s")
-        self.listener.progress(CENSORED_MOVE, done=overdue.author, total=round(overdue.held_for))
+        accusation = make_accusation(self.identity, peer.genesis, self.seat, peer.genesis.host, CENSORED_MOVE,
+                                     len(self.entries), overdue.move)
+        self._stop(accusation, f"censored-move (seat {peer.genesis.host}): seat {overdue.author}'s move "
+                   f"{overdue.counter} was neither logged nor refused for {overdue.held_for:.1f} s", CENSORED_MOVE,
+                   overdue.author, round(overdue.held_for))
+
+    def _stop(self, accusation: bytes, error: str, kind: str, done: int, total: int) -> None:
+        """Keep our signed accusation as the last public record of our file (before anything else), stop playing,
+        tell the user, and leave (R-GAME-17, R-GAME-19, R-GAME-20)."""
+        assert self.log is not None
+        self.accusation = accusation
+        self.log.accusation(accusation)
+        self.errors.append(error)
+        self.listener.progress(kind, text=self.judgement, done=done, total=total)
         if self.client is not None:
             self.client.leave()
+
+    def _judge_reject(self) -> None:
+        """R-GAME-20: check the host's Reject of our move at the chain length it names (once our chain is that
+        long): a move that passes the host's own check there was refused falsely, and the signed Reject proves it."""
+        peer, doubted = self.peer, self._doubted
+        if peer is None or doubted is None or peer.faulted is not None or self.accusation is not None:
+            return
+        move, reject = doubted
+        genesis = peer.genesis
+        judged = judge_reject(genesis, self.entries, authenticate_move(genesis, move), verify_reject(genesis, reject),
+                              over=peer.over, peer=peer)
+        if judged is None:
+            return  # the Reject names entries we have not received yet: judge when they are in
+        self._doubted = None
+        if not judged.false:
+            return
+        assert self.seat is not None
+        self.judgement = judged.message
+        counter = authenticate_move(genesis, move).counter
+        accusation = make_accusation(self.identity, genesis, self.seat, genesis.host, FALSE_REJECT, len(self.entries),
+                                     rejected_move_evidence(move, reject))
+        proof = "proven" if judged.proven else "an accusation, not a proof"
+        self._stop(accusation, f"false-reject (seat {genesis.host}), {proof}: our move {counter}: {judged.message}",
+                   FALSE_REJECT, genesis.host, counter)
 
     def on_reject(self, reject: bytes) -> None:
         if self.peer is None:
@@ -254,6 +316,11 @@ class SeatRunner:
             self.witness.on_refused(sha256(had))  # the reject was for that move (not a repeat for an older one)
         if had is None or self.peer.pending is not None:
             return  # a repeated reject of a move already dropped (a resend after a reconnect)
+        if self.seat != self.peer.genesis.host and verify_reject(self.peer.genesis, reject).move_hash == sha256(had):
+            self._doubted = (had, reject)  # was our move valid where the host says it judged it? (R-GAME-20)
+            self._judge_reject()
+            if self.accusation is not None:
+                return
         for ev in events:
             if isinstance(ev, Refused):
                 self.refusals.append(ev.reason)
@@ -292,6 +359,11 @@ class SeatRunner:
         length = peer.chain.length
         ending = peer.snapshot.ending
         events = peer.receive(entry)
+        self._host_waited_since = None  # any entry restarts the host's clock (R-GAME-19)
+        if self._doubted is not None:
+            self._judge_reject()
+            if self.accusation is not None:
+                return events
         if self.witness is not None and peer.chain.length > length:
             logged = peer.chain.entries[-1].move
             self.witness.on_logged(logged.author, logged.counter)
