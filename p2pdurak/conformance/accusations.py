@@ -8,22 +8,31 @@ with, signed by its author: the move a censoring host would have dropped).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from p2pdurak.conformance.crafted import Tampered, invalid, unreadable
 from p2pdurak.conformance.scenes import base_game
 from p2pdurak.conformance.transcripts import Json, records_of
+from p2pdurak.crypto.identity import Identity
 from p2pdurak.log import (
     CENSORED_MOVE,
+    FALSE_REJECT,
     KIND_ACCUSATION,
     KIND_ENTRY,
+    SILENT_HOST,
+    SignedMove,
+    VerifiedGenesis,
     authenticate_move,
+    rejected_move_evidence,
     sha256,
     sign_move,
     verify_genesis,
 )
 from p2pdurak.log.fixtures import forge_accusation
 from p2pdurak.log.messages import Entry, EntryData
+from p2pdurak.log.moves import sign_reject
+from p2pdurak.peer import Peer, game
 from p2pdurak.peer.messages import PassBody
 from p2pdurak.wire import decode, encode
 
@@ -69,7 +78,7 @@ def accusation_cases(bases: dict[str, bytes]) -> list[Tampered]:
 
     def view(index: int, *, at_head: bool, accused: int = HOST, reason: str = CENSORED_MOVE) -> Json:
         return {"accuser": ACCUSER, "accused": accused, "reason": reason, "author": signed[index].author,
-                "counter": signed[index].counter, "valid_at_head": at_head}
+                "counter": signed[index].counter, "valid_at_head": at_head, "proven": False}
 
     prefix = list(range(k + 1))  # the genesis and entries 0..k-1
     good = _record(KIND_ACCUSATION, accusation(k, moves[k]))
@@ -110,10 +119,69 @@ def accusation_cases(bases: dict[str, bytes]) -> list[Tampered]:
     add("the whole game, then an accusation: the game is over, nothing was waiting", "R-PEER-50 (4)",
         [*range(n + 1), _record(KIND_ACCUSATION, accusation(n, after_end))],
         _accused({"accuser": ACCUSER, "accused": HOST, "reason": CENSORED_MOVE, "author": ACCUSER,
-                  "counter": last + 1, "valid_at_head": False}, "bad-accusation", n, ACCUSER))
+                  "counter": last + 1, "valid_at_head": False, "proven": False}, "bad-accusation", n, ACCUSER))
     add(f"entry {k - 5} dropped before the accusation: the entry fault comes first", "R-PEER-50",
         [i for i in prefix if i != k - 4] + [good], _accused(None, "wrong-seq", k - 5, HOST))
+    _reject_and_silence_cases(records, genesis, identities, signed, moves, k, add, accusation)
     return out
+
+
+def _reject_and_silence_cases(
+    records: list[tuple[int, bytes]], genesis: VerifiedGenesis, identities: Sequence[Identity],
+    signed: list[SignedMove], moves: list[bytes], k: int, add: Any, accusation: Any,
+) -> None:
+    """false-reject (R-PEER-52: a proof, or the accuser's fault) and silent-host (R-PEER-53: a claim)."""
+
+    def head(length: int) -> bytes:
+        return genesis.hash if length == 0 else sha256(records[length][1])
+
+    def reject(index: int, length: int, reason: str = "not-your-turn") -> bytes:
+        move = signed[index]
+        return sign_reject(identities[HOST], genesis.hash, move.author, move.counter, move.hash, reason, length,
+                           head(length))
+
+    def rejected(index: int, length: int, held: int, reason: str = "not-your-turn") -> Json:
+        evidence = rejected_move_evidence(moves[index], reject(index, length, reason))
+        return _record(KIND_ACCUSATION, accusation(held, evidence, reason=FALSE_REJECT))
+
+    def view(index: int, valid: bool | None, proven: bool, reason: str = FALSE_REJECT) -> Json:
+        return {"accuser": ACCUSER, "accused": HOST, "reason": reason, "author": signed[index].author,
+                "counter": signed[index].counter, "valid_at_head": valid, "proven": proven}
+
+    prefix = list(range(k + 1))
+    add(f"cut after entry {k - 1}; the host signed a Reject (not-your-turn) of seat 1's next move, judged at "
+        f"chain length {k}, where the move is valid: proven", "R-LOG-16, R-PEER-52",
+        [*prefix, rejected(k, k, k)], _accused(view(k, True, True), FALSE_REJECT, k, HOST))
+    add(f"seat 1 held {k + 2} entries; the Reject of entry {k}'s move names chain length {k + 1}, where the chain "
+        "already holds that move (duplicate-move): an honest reject, the accuser's fault", "R-PEER-52 (6)",
+        [*range(k + 3), rejected(k, k + 1, k + 2)], _accused(view(k, False, False), "bad-accusation", k + 2, ACCUSER))
+    add(f"the Reject names chain length {k + 1}, beyond the {k} entries seat 1 held", "R-PEER-52 (4)",
+        [*prefix, rejected(k, k + 1, k)], _accused(view(k, None, False), "bad-accusation", k, ACCUSER))
+    add("the Reject's reason stale-counter rests on moves no chain shows: a claim, not a proof", "R-PEER-52 (7)",
+        [*prefix, rejected(k, k, k, "stale-counter")], _accused(view(k, True, False), FALSE_REJECT, k, HOST))
+    add("the false-reject evidence holds a Reject signed by seat 1, not the host", "R-LOG-26 (6)",
+        [*prefix, _record(KIND_ACCUSATION, accusation(k, rejected_move_evidence(moves[k], sign_reject(
+            identities[ACCUSER], genesis.hash, ACCUSER, signed[k].counter, signed[k].hash, "not-your-turn", k,
+            head(k))), reason=FALSE_REJECT))], _accused(None, "bad-accusation", k, ACCUSER))
+    observer = Peer(genesis)
+    waits: list[tuple[int, ...]] = []  # at each chain length, the seats the game waits on
+    phases: list[str] = []
+    for _, entry in records[1:]:
+        waits.append(() if observer.over else observer.waiting_on())
+        phases.append(observer.phase)
+        observer.receive(entry)
+    audit = next(i for i in range(len(waits)) if phases[i] == game.AUDIT and HOST in waits[i])
+    other = next(i for i in range(40, len(waits)) if waits[i] and HOST not in waits[i])
+    silent = {"accuser": ACCUSER, "accused": HOST, "reason": SILENT_HOST, "author": None, "counter": None,
+              "valid_at_head": None, "proven": False}
+    add(f"cut after entry {audit - 1}, in the audit, where the game waits on the audits of seats {list(waits[audit])} "
+        "(the host's among them); seat 1 closes the game with a silent-host accusation: a claim", "R-LOG-25, R-PEER-53",
+        [*range(audit + 1), _record(KIND_ACCUSATION, accusation(audit, b"", reason=SILENT_HOST))],
+        _accused(silent, SILENT_HOST, audit, HOST))
+    add(f"cut after entry {other - 1}, where the game waits on seat {waits[other][0]}, not the host: silent-host does "
+        "not hold", "R-PEER-53 (5)",
+        [*range(other + 1), _record(KIND_ACCUSATION, accusation(other, b"", reason=SILENT_HOST))],
+        _accused(silent, "bad-accusation", other, ACCUSER))
 
 
 def _move_of(entry_bytes: bytes) -> bytes:

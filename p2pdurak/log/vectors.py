@@ -13,7 +13,7 @@ from typing import Any
 from p2pdurak import PROTOCOL_VERSION, SUITE
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import DurakError, LocalError, PeerFault
-from p2pdurak.log.accusation import Accusation, AccusationData
+from p2pdurak.log.accusation import Accusation, AccusationData, RejectedMove
 from p2pdurak.log.dlog import (
     HEADER,
     KIND_ACCUSATION,
@@ -50,6 +50,7 @@ TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (
         Member, GenesisData, Genesis, MoveData, Move, EntryData, Entry, RejectData, Reject, AccusationData, Accusation,
+        RejectedMove,
     )
 }  # fmt: skip
 
@@ -88,6 +89,7 @@ def _messages_cases(table: Table) -> list[dict[str, Any]]:
     reject = decode(rejected.reject_bytes, Reject)
     accusation_bytes = forge_accusation(table.identities[2], g.hash, 2, g.host, "censored-move", 1, move)
     accusation = decode(accusation_bytes, Accusation)
+    silent_bytes = forge_accusation(table.identities[2], g.hash, 2, g.host, "silent-host", 1, b"")
     valid: list[tuple[str, bytes]] = [
         ("Member", encode(g.data.roster[0])),
         ("GenesisData", g.data_bytes),
@@ -100,6 +102,8 @@ def _messages_cases(table: Table) -> list[dict[str, Any]]:
         ("Reject", rejected.reject_bytes),
         ("AccusationData", accusation.data),
         ("Accusation", accusation_bytes),
+        ("AccusationData", decode(silent_bytes, Accusation).data),  # silent-host: the only empty evidence
+        ("RejectedMove", encode(RejectedMove(move, rejected.reject_bytes))),
     ]
     member = _fields(g.data.roster[0])
     gdata = _fields(g.data)
@@ -158,7 +162,8 @@ def _messages_cases(table: Table) -> list[dict[str, Any]]:
         ("AccusationData", "accused seat 6", with_field(adata, 3, 6), "bad-field"),
         ("AccusationData", "reason with a space", with_field(adata, 4, "censored move"), "bad-field"),
         ("AccusationData", "chain length 2^32", with_field(adata, 5, 2**32), "bad-field"),
-        ("AccusationData", "empty evidence", with_field(adata, 6, b""), "bad-field"),
+        ("AccusationData", "evidence as a str", with_field(adata, 6, "censored"), "bad-field"),
+        ("RejectedMove", "an empty reject", encode_value([0x0C, move, b""]), "bad-field"),
         ("AccusationData", "a Move where AccusationData belongs", move, "unexpected-type"),
         ("Accusation", "signature of 65 bytes", with_field(_fields(accusation), 2, b"\x00" * 65), "bad-field"),
     ]
