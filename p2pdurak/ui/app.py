@@ -167,7 +167,7 @@ class GameApp:
             text = progress_text(change, self.names)
             if change.kind in (sess.TABLE_CODE, sess.INVITE):
                 self._say(text)
-            elif change.kind == sess.CENSORED_MOVE:
+            elif change.kind in (sess.CENSORED_MOVE, sess.FALSE_REJECT, sess.SILENT_HOST):
                 self._say(text, error=True)
             elif change.kind == sess.MESH_UNLINKED:
                 self._say(text)

@@ -255,6 +255,10 @@ def progress_text(progress: Progress, names: Names) -> str:
         return _(S.PHASE_MESH_UNLINKED).format(player=names(progress.done))
     if kind == sess.CENSORED_MOVE:
         return _(S.PHASE_CENSORED_MOVE).format(player=names(progress.done), seconds=progress.total)
+    if kind == sess.FALSE_REJECT:
+        return _(S.PHASE_FALSE_REJECT)
+    if kind == sess.SILENT_HOST:
+        return _(S.PHASE_SILENT_HOST).format(seconds=progress.total)
     return progress.text or kind
 
 
