@@ -1,0 +1,142 @@
+"""A seat holds the host to its rejects and its silence (R-GAME-19, R-GAME-20), with no network: a false Reject of
+our move, or a game left waiting on the host, stops the seat with a signed record that `verify` judges."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from p2pdurak.log import FALSE_REJECT, SILENT_HOST, authenticate_move, check_accusation, sha256
+from p2pdurak.log.moves import sign_reject
+from p2pdurak.netgame.seat import QuietListener, SeatRunner
+from p2pdurak.netgame.waiting import seats_waited_on
+from p2pdurak.peer import Peer
+from p2pdurak.peer.messages import Ack
+from p2pdurak.peer.verify import verify_transcript_bytes
+from tests.accusation.accusation_helpers import Game, game
+
+SEAT = 1
+
+
+class Recorder(QuietListener):
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def progress(self, kind: str, text: str = "", done: int = 0, total: int = 0) -> None:
+        self.seen.append(kind)
+
+
+class FakeClient:
+    mesh: Any = None
+    has_genesis = True
+
+    def __init__(self) -> None:
+        self.left = False
+
+    def leave(self) -> None:
+        self.left = True
+
+    def relay(self, move: bytes) -> None:
+        pass
+
+    def send_move(self, move: bytes) -> None:
+        pass
+
+
+def seat_at(g: Game, tmp_path: Path, length: int, **kwargs: Any) -> tuple[SeatRunner, Recorder, FakeClient]:
+    """Seat 1's runner with the first `length` entries of the game applied (and its own deck secrets)."""
+    recorder = Recorder()
+    runner = SeatRunner(g.table.identities[SEAT], tmp_path, durable=False, listener=recorder, **kwargs)
+    runner.adopt(g.table.genesis, g.table.genesis_bytes, secrets=g.table.peers[SEAT].secrets)
+    for entry in g.table.entries[:length]:
+        runner.apply_entry(entry, act=False)
+    client = FakeClient()
+    runner.client = client  # type: ignore[assignment]
+    return runner, recorder, client
+
+
+def pend(runner: SeatRunner, move: bytes, counter: int) -> None:
+    peer = runner.peer
+    assert peer is not None
+    peer.pending, peer.pending_counter, peer.counter = move, counter, counter
+
+
+def reject(g: Game, move: bytes, length: int, reason: str = "not-your-turn") -> bytes:
+    """The host's Reject of our `move`, judged at chain length `length`."""
+    counter = authenticate_move(g.table.genesis, move).counter
+    head = g.table.genesis.hash if length == 0 else sha256(g.table.entries[length - 1])
+    return sign_reject(g.table.identities[g.host], g.table.genesis.hash, SEAT, counter, sha256(move), reason, length,
+                       head)
+
+
+def test_a_false_reject_of_our_move_stops_the_seat_with_a_proof(tmp_path: Path) -> None:
+    g = game(2, 5)
+    k = g.first_move_by(SEAT, 40)
+    runner, recorder, client = seat_at(g, tmp_path, k)
+    pend(runner, g.moves[k], g.signed[k].counter)
+    runner.on_reject(reject(g, g.moves[k], k))
+    assert runner.accusation is not None and client.left and recorder.seen[-1] == FALSE_REJECT
+    assert check_accusation(g.table.genesis, runner.accusation).reason == FALSE_REJECT
+    report = verify_transcript_bytes(runner.transcript())
+    assert (report.reason, report.seat) == (FALSE_REJECT, g.host)
+    assert report.accusation is not None and report.accusation.proven
+
+
+def test_a_reject_naming_entries_we_lack_is_judged_once_they_arrive(tmp_path: Path) -> None:
+    g = game(2, 5)
+    k = g.first_move_by(SEAT, 40)
+    runner, _, client = seat_at(g, tmp_path, k - 1)
+    pend(runner, g.moves[k], g.signed[k].counter)
+    runner.on_reject(reject(g, g.moves[k], k))
+    assert runner.accusation is None and not client.left  # catch up first
+    runner.apply_entry(g.table.entries[k - 1], act=False)
+    assert runner.accusation is not None and client.left
+    assert verify_transcript_bytes(runner.transcript()).reason == FALSE_REJECT
+
+
+def test_an_honest_reject_stays_a_reject(tmp_path: Path) -> None:
+    g = game(2, 5)
+    k = g.first_move_by(SEAT, 40)
+    runner, recorder, client = seat_at(g, tmp_path, k)
+    peer = runner.peer
+    assert peer is not None and peer.pending is None
+    move = peer._sign(Ack(peer.snapshot.barrier))  # an Ack in play: out-of-phase
+    runner.on_reject(reject(g, move, k, "out-of-phase"))
+    assert runner.accusation is None and not client.left and FALSE_REJECT not in recorder.seen
+    assert peer.pending is None and runner.refusals == ["out-of-phase"]
+
+
+def waits_on_host(g: Game) -> int:
+    observer = Peer(g.table.genesis, seat=SEAT, identity=g.table.identities[SEAT], secrets=g.table.peers[SEAT].secrets)
+    for i, entry in enumerate(g.table.entries):
+        if i >= 30 and g.host in seats_waited_on(observer) and g.host in observer.waiting_on():
+            return i
+        observer.receive(entry)
+    raise AssertionError("the game never waited on the host")
+
+
+def test_a_game_waiting_on_the_host_is_closed_after_the_host_timeout(tmp_path: Path) -> None:
+    g = game(2, 5)
+    at = waits_on_host(g)
+    runner, recorder, client = seat_at(g, tmp_path, at, host_timeout=5.0)
+    runner.on_tick(100.0, True)
+    runner.on_tick(104.9, False)  # time without the host counts too
+    assert runner.accusation is None
+    runner.on_tick(105.0, True)
+    assert runner.accusation is not None and client.left and recorder.seen[-1] == SILENT_HOST
+    report = verify_transcript_bytes(runner.transcript())
+    assert (report.reason, report.seat, report.result) == (SILENT_HOST, g.host, None)
+    assert report.accusation is not None and not report.accusation.proven
+
+
+def test_an_entry_restarts_the_host_clock(tmp_path: Path) -> None:
+    g = game(2, 5)
+    at = waits_on_host(g)
+    runner, _, _ = seat_at(g, tmp_path, at - 1, host_timeout=5.0)
+    runner.on_tick(100.0, True)
+    runner.apply_entry(g.table.entries[at - 1], act=False)
+    runner.on_tick(101.0, True)
+    runner.on_tick(105.5, True)
+    assert runner.accusation is None  # the clock started again at 101
+    runner.on_tick(106.0, True)
+    assert runner.accusation is not None
