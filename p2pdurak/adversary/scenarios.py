@@ -473,27 +473,32 @@ def peeking_host() -> Plan:
     last lock key. The victim checks the Reject where it says it was judged and stops with a false-reject record."""
 
     def hook(table: AdversaryTable, seat: int, index: int) -> None:
-        host = table.host
-        if host.false_reject is not None:
-            return
-
-        def valid_play(seat: int, move: bytes) -> bool:
-            peer = host.runner.peer
-            if host.false_rejects or peer is None or peer.phase != game.PLAY:
-                return False
-            signed = authenticate_move(peer.genesis, move)
-            if signed.author != VICTIM or body_type(signed) not in ("PlayBody", "BeatBody"):
-                return False
-            try:
-                pending = peer.chain.check_move(move)
-                peer.validate(pending.move, pending.seen_length)
-            except (PeerFault, RuleError):
-                return False  # an honest reject would do: the lie needs a valid move
-            return True
-
-        host.false_reject = valid_play
+        if table.host.false_reject is None:
+            table.host.false_reject = first_valid_play(table, VICTIM)
 
     return Plan(hook=hook)
+
+
+def first_valid_play(table: AdversaryTable, author: int) -> Callable[[int, bytes], bool]:
+    """Matches `author`'s first Play or Beat that the host's own check passes (once: an honest reject would not do,
+    the lie needs a valid move)."""
+    host = table.host
+
+    def valid_play(seat: int, move: bytes) -> bool:
+        peer = host.runner.peer
+        if host.false_rejects or peer is None or peer.phase != game.PLAY:
+            return False
+        try:
+            signed = authenticate_move(peer.genesis, move)
+            if signed.author != author or body_type(signed) not in ("PlayBody", "BeatBody"):
+                return False
+            pending = peer.chain.check_move(move)
+            peer.validate(pending.move, pending.seen_length)
+        except (PeerFault, RuleError):
+            return False
+        return True
+
+    return valid_play
 
 
 def proven_false_reject(table: AdversaryTable) -> list[str]:

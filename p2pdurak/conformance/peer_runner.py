@@ -22,6 +22,7 @@ import trio
 
 from p2pdurak.adversary.liars import SeatLie
 from p2pdurak.adversary.scenarios import (
+    first_valid_play,
     flip_last,
     in_phase,
     playing,
@@ -62,10 +63,11 @@ class PeerCase:
     censor: bool = False  # the host swallows the peer's first move of play (and every relay of it)
     name_silent: bool = False  # ... and 3 s later appends an abort naming the peer silent
     mesh: bool = False  # an honest case that also asks for the mesh: our seat 2 must get the peer's moves directly
+    false_reject: bool = False  # the host refuses the peer's first valid Play or Beat with a signed Reject
 
     @property
     def hostile(self) -> bool:
-        return self.poison is not None or self.censor
+        return self.poison is not None or self.censor or self.false_reject
 
 
 @dataclass
@@ -163,6 +165,8 @@ PEER_CASES: tuple[PeerCase, ...] = (
              ("R-GAME-15", "R-GAME-16", "R-GAME-17"), Options(deck=24, players=2), censor=True),
     PeerCase("silenced-seat", "as censored-move, then 3 s later the host names the peer silent (an abort)",
              ("R-GAME-17",), Options(deck=24, players=2), censor=True, name_silent=True),
+    PeerCase("false-reject", "the host refuses the peer's first valid Play or Beat with a signed Reject",
+             ("R-PEER-44", "R-GAME-20"), Options(deck=24, players=2), false_reject=True),
 )
 
 
@@ -212,6 +216,8 @@ async def run_peer_case(case: PeerCase, command: str, workdir: Path, *, timeout:
     table.host.keep_going = case.hostile  # a lying host keeps the session open after its own seat faulted
     if case.censor:
         table.host.swallow = swallow_first_play(table, relays_too=True)
+    if case.false_reject:
+        table.host.false_reject = first_valid_play(table, EXTERNAL)
     port = table.side.port
     link = table.server.invite("127.0.0.1", port).link()
     profile = workdir / "external"
@@ -298,6 +304,8 @@ async def _watch(case: PeerCase, table: AdversaryTable, window: float) -> str:
         return "ok"
     if case.censor:
         return await _watch_censored(table, case.name_silent)
+    if case.false_reject:
+        return await _watch_refused(table)
     assert case.poison is not None
     poison: int | None = None
     while poison is None or poison not in server.sent_hashes.get(EXTERNAL, {}):
@@ -334,9 +342,35 @@ async def _watch_censored(table: AdversaryTable, name_silent: bool) -> str:
         if server.closed.is_set():
             return "the game ended before the peer made a move in play"
         await trio.sleep(0.02)
+
+    def left() -> bool:
+        return any(e.kind == "dropped" and e.seat == EXTERNAL and e.reason == "leaving" for e in table.events)
+
+    if name_silent:
+        await trio.sleep(3.0)
+        if not left():
+            table.side.runner.paused = True  # our seat holds back its audit, so the game stays open
+            server.append(host.on_silent(EXTERNAL))  # the peer's move has been with us for 3 s: this is a lie
+    return await _stops(table, host.swallowed[0], "censored")
+
+
+async def _watch_refused(table: AdversaryTable) -> str:
+    """A peer MUST NOT accept a Reject of its valid move silently (R-PEER-44): it must stop playing and leave
+    (R-GAME-20), signing no later move."""
+    server, host = table.server, table.host
+    while not host.false_rejects:
+        if server.closed.is_set():
+            return "the game ended before the peer made a valid Play or Beat"
+        await trio.sleep(0.02)
+    return await _stops(table, next(iter(host.false_rejects)), "refused with a signed Reject although it was valid")
+
+
+async def _stops(table: AdversaryTable, wronged: bytes, how: str) -> str:
+    """The peer leaves (Bye "leaving") after the host wronged its move `wronged`, and signs no move above it."""
+    server = table.server
     peer = table.side.runner.peer
     assert peer is not None
-    censored = authenticate_move(peer.genesis, host.swallowed[0])
+    counter = authenticate_move(peer.genesis, wronged).counter
 
     def left() -> bool:
         return any(e.kind == "dropped" and e.seat == EXTERNAL and e.reason == "leaving" for e in table.events)
@@ -348,21 +382,16 @@ async def _watch_censored(table: AdversaryTable, name_silent: bool) -> str:
                 move = authenticate_move(peer.genesis, move_bytes)
             except PeerFault:
                 continue
-            if move.counter > censored.counter:
+            if move.counter > counter:
                 counters.append(move.counter)
         return counters
 
-    if name_silent:
-        await trio.sleep(3.0)
-        if not left():
-            table.side.runner.paused = True  # our seat holds back its audit, so the game stays open
-            server.append(host.on_silent(EXTERNAL))  # the peer's move has been with us for 3 s: this is a lie
     while not left() and not later() and not server.closed.is_set():
         await trio.sleep(0.05)
     went_on = later()
     server.finish("game-over")
     if went_on:
-        return f"the peer went on playing after its move was censored (counters {went_on[:3]})"
+        return f"the peer went on playing after its move was {how} (counters {went_on[:3]})"
     if not left():
         return "the game ended and the peer never left"
     return "ok"
