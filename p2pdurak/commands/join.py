@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--censor-timeout", type=float, default=20.0, metavar="SECONDS",
                         help="accuse the host when it neither logs nor refuses a move we saw for this long "
                              "(default 20)")
+    parser.add_argument("--host-timeout", type=float, default=180.0, metavar="SECONDS",
+                        help="stop with an accusation of the host when the game has waited on the host itself for "
+                             "this long (default 180)")
     parser.add_argument("--no-mesh", action="store_true",
                         help="no direct links to the other seats (a firewall that blocks incoming connections); the "
                              "host could then hide your moves from them unseen")
@@ -45,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
     link = " ".join(args.link) if args.link else None
     if not args.censor_timeout > 0:
         raise LocalError("bad-timeout", "--censor-timeout must be above 0 seconds")
+    if not args.host_timeout > 0:
+        raise LocalError("bad-timeout", "--host-timeout must be above 0 seconds")
     if link is None and not args.resume:
         raise LocalError("bad-invite", "give the invite link (or --resume)")
     profile = profile_dir(args.profile)
@@ -56,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         if args.bot else None
     runner = SeatRunner(identity, profile, player=player, rng=rng, durable=not args.no_fsync,
                         require_proofs=not args.no_shuffle_proofs, censor_timeout=args.censor_timeout,
-                        listener=None if args.quiet else PrintingListener())
+                        host_timeout=args.host_timeout, listener=None if args.quiet else PrintingListener())
     name = args.name or ("Bot" if args.bot else "Player")
     session = NetSession(runner) if player is None else None
     observer = session.observe if session is not None else ignore_event if args.quiet else print_event

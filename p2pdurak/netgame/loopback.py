@@ -142,7 +142,8 @@ async def open_loopback_session(
         bots: list[tuple[Client, PacedBot]] = []
         for s in range(1, players):
             runner = SeatRunner(identities[s], base / f"seat-{s}", player=None, rng=seat_rng(s, 0), durable=False,
-                                meta={"role": "join", "link": invite.link(), "name": names[s]})
+                                meta={"role": "join", "link": invite.link(), "name": names[s]},
+                                host_timeout=HUMAN_TIMEOUT + 60.0)  # the person hosts: let them think
             client = Client(identities[s], names[s], invite, runner, config=spec.config)
             runner.client = client
             bots.append((client, PacedBot(runner, bot_choice(config.level, seat_rng(s, 1)), config.bot_delay,
