@@ -288,12 +288,12 @@ def liar_holding(seed: int) -> Chooser:
 
 
 def host_abort(table: AdversaryTable) -> Callable[[bytes], bytes]:
-    """Another move for the host seat at some seq: an abort accusing the liar seat (never signed for real)."""
+    """Another move for the host seat at some seq: the host's own valid abort (leaving), never signed for real."""
 
     def make(prev: bytes) -> bytes:
         genesis = table.side.runner.peer
         assert genesis is not None
-        body = encode(AbortBody(LIAR, "silent-seat", 0))
+        body = encode(AbortBody(HOST, "leaving", 0))
         return sign_move(table.identities[HOST], genesis.genesis.hash, HOST, 60_000, prev, body)
 
     return make

@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--censor-timeout", type=float, default=20.0, metavar="SECONDS",
                         help="accuse the host when it neither logs nor refuses a move we saw for this long "
                              "(default 20)")
+    parser.add_argument("--move-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help="sign the host's claim that a seat is silent only after it kept the game waiting this "
+                             "long on our own clock (default 120, as the host's)")
     parser.add_argument("--no-mesh", action="store_true",
                         help="no direct links to the other seats (a firewall that blocks incoming connections); the "
                              "host could then hide your moves from them unseen")
@@ -56,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         if args.bot else None
     runner = SeatRunner(identity, profile, player=player, rng=rng, durable=not args.no_fsync,
                         require_proofs=not args.no_shuffle_proofs, censor_timeout=args.censor_timeout,
+                        move_timeout=args.move_timeout,
                         listener=None if args.quiet else PrintingListener())
     name = args.name or ("Bot" if args.bot else "Player")
     session = NetSession(runner) if player is None else None
@@ -95,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     if args.quiet and not args.json:  # (self-play seats) the host reports the result; skip the replay here
         print(f"{ending.reason}; transcript: {path}")
         return 0
-    line, report = result_line(data)
+    line, report = result_line(data, require_proofs=not args.no_shuffle_proofs)
     if args.json:
         print(json.dumps({"ending": ending.reason, "transcript": str(path), "report": report}))
     else:

@@ -30,7 +30,8 @@ from p2pdurak.net.errors import NetFault
 from p2pdurak.net.links import table_code
 from p2pdurak.netgame.store import SavedSeat, SeatLog, game_file
 from p2pdurak.netgame.witness import MoveWitness, Overdue
-from p2pdurak.peer import Event, Peer, Refused
+from p2pdurak.peer import Event, Peer, Refused, game
+from p2pdurak.peer.game import SILENT_SEAT
 from p2pdurak.peer.harness import Chooser
 from p2pdurak.peer.messages import GameOptions
 from p2pdurak.rules import State
@@ -39,6 +40,7 @@ from p2pdurak.wire import DecodeError, decode
 CENSOR_TIMEOUT = 20.0  # seconds the host may take to log or refuse a move we hold (R-GAME-16)
 MESH_GRACE = 10.0  # seconds into the game after which a missing mesh link is reported to the player
 HANDED_GRACE = 2.0  # a move the host has had this long cannot have been missed by an honest host's time-out
+MOVE_TIMEOUT = 120.0  # our own silence time-out: we sign a silent-seat claim only once our clock agrees (R-GAME-19)
 MESH_UNLINKED = "mesh-unlinked"  # (the UI's progress kind, p2pdurak.ui.session.MESH_UNLINKED)
 
 
@@ -91,9 +93,15 @@ class SeatRunner:
         listener: SeatListener | None = None,
         require_proofs: bool = False,
         censor_timeout: float = CENSOR_TIMEOUT,
+        move_timeout: float = MOVE_TIMEOUT,
     ) -> None:
         self.identity = identity
         self.censor_timeout = censor_timeout
+        self.move_timeout = move_timeout
+        self._entry_at = 0.0  # our clock when the last entry arrived: every silence clock restarts there
+        self._claim_wait: dict[int, float] = {}  # accused seat -> when our own wait on it began
+        self._declined: set[int] = set()  # seats whose silent-seat claim we will not sign
+        self.seconded: list[int] = []  # seats whose silence we signed
         self.witness: MoveWitness | None = None
         self.accusation: bytes | None = None  # our signed accusation of the host, once we stopped with one
         self.overdue: Overdue | None = None
@@ -192,6 +200,8 @@ class SeatRunner:
 
     def on_tick(self, now: float, connected: bool) -> None:
         self._now = now
+        if self._claims_to_decide():
+            self.step()  # a claim we may sign once our own clock has run out
         witness, client = self.witness, self.client
         if witness is None or client is None or not self._watching():
             return
@@ -291,7 +301,11 @@ class SeatRunner:
         before = peer.rules
         length = peer.chain.length
         ending = peer.snapshot.ending
+        claims = len(peer.snapshot.claims)
         events = peer.receive(entry)
+        for claim in peer.snapshot.claims[claims:]:
+            self._claim_wait.setdefault(claim.accused, self._entry_at)  # the clock the claimant also ran
+        self._entry_at = self._now
         if self.witness is not None and peer.chain.length > length:
             logged = peer.chain.entries[-1].move
             self.witness.on_logged(logged.author, logged.counter)
@@ -325,7 +339,15 @@ class SeatRunner:
         client = self.client
         if client is None or not client.has_genesis:
             return
-        move = peer.protocol_move()
+        claim = self._claims_to_decide()
+        if claim is not None:
+            if self._decide(peer, claim):
+                self.seconded.append(claim.accused)
+                self.send(peer.abort(claim.accused, SILENT_SEAT))
+                return
+            if claim.accused not in self._declined and peer.undecided_claim() is not None:
+                return  # our audit waits until our own clock has run out on the named seat
+        move = peer.protocol_move(decline=self._declines_all(peer))
         if move is None and self.player is not None:
             legal = peer.legal_actions()
             if legal:
@@ -338,6 +360,31 @@ class SeatRunner:
                         return
         if move is not None:
             self.send(move)
+
+    # ----------------------------------------------------------------- silent-seat claims (SPEC.md R-GAME-19)
+
+    def _claims_to_decide(self) -> game.Claim | None:
+        peer = self.peer
+        if peer is None or self.seat is None or peer.over or self.accusation is not None or peer.pending is not None:
+            return None
+        return next((c for c in peer.snapshot.claims if game.may_sign(peer.ctx, c, self.seat)
+                     and c.accused not in self._declined), None)
+
+    def _decide(self, peer: Peer, claim: game.Claim) -> bool:
+        """True: sign the claim now. A seat that moved since, or whose move we hold, was not silent: we decline.
+        Otherwise we sign once our own clock has waited `move_timeout` on it, and wait until then."""
+        accused = claim.accused
+        moved = any(e.move.author == accused for e in peer.chain.entries[claim.seq + 1:])
+        held = self.witness is not None and any(a == accused for a, _ in self.witness.held)
+        if moved or held:
+            self._declined.add(accused)
+            return False
+        since = self._claim_wait.setdefault(accused, self._now)
+        return self._now - since >= self.move_timeout
+
+    def _declines_all(self, peer: Peer) -> bool:
+        return all(c.accused in self._declined for c in peer.snapshot.claims
+                   if self.seat is not None and game.may_sign(peer.ctx, c, self.seat))
 
     def send(self, move: bytes) -> None:
         """Write one of our signed moves to the file, then queue it for the host."""

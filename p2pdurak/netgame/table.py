@@ -110,6 +110,7 @@ async def open_host(
         runner = SeatRunner(
             identity, profile, player=player or bot_player(spec.level, spec.rng(0, 1)), rng=spec.rng(0),
             durable=spec.durable, meta={"role": "host", "bind": bind, "port": port, "name": name, **(meta or {})},
+            move_timeout=spec.move_timeout,
         )
     app = GameHost(identity, game_id, options_for or spec.options_for, runner, move_timeout=spec.move_timeout)
     server = HostServer(
@@ -203,6 +204,7 @@ async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
         runner = SeatRunner(
             identities[s], profile / f"seat-{s}", player=bot_player(spec.level, spec.rng(s, 1)), rng=spec.rng(s),
             durable=spec.durable, meta={"role": "join", "link": invite.link(), "name": NAMES[s]},
+            move_timeout=spec.move_timeout,
         )
         client = Client(identities[s], NAMES[s], invite, runner, config=spec.config)
         runner.client = client
