@@ -167,10 +167,10 @@ PHASE_MESH_UNLINKED = N_("No direct connection to {player} (a firewall?): the ho
 # Translators: the host neither logged nor refused a move this seat saw (R-GAME-17); the game stops here.
 PHASE_CENSORED_MOVE = N_("The host hid a move of {player} for {seconds} s. The game stops: your transcript keeps a "
                          "signed accusation of the host.")
-# Translators: the host signed a refusal of a valid move of this seat (R-GAME-20); the game stops here.
+# Translators: the host signed a refusal of a valid move of this seat (R-GAME-22); the game stops here.
 PHASE_FALSE_REJECT = N_("The host refused your valid move (it has seen your card). The game stops: your transcript "
                         "keeps the host's signed refusal, which proves it.")
-# Translators: the game waited on the host itself too long (R-GAME-19); the game stops here.
+# Translators: the game waited on the host itself too long (R-GAME-21); the game stops here.
 PHASE_SILENT_HOST = N_("The host has not moved for {seconds} s. The game stops: your transcript keeps a signed "
                        "accusation of the host.")
 PHASE_AUDIT = N_("Checking every card and declaration of the game…")

@@ -79,7 +79,8 @@ def check(outcome: ScenarioOutcome) -> None:
             saved = load_seat(game_file(runner.profile, runner.peer.genesis.data.game_id, seat))
             if list(saved.entries) != runner.entries or saved.genesis is None or saved.genesis != runner.genesis_bytes:
                 problems.append(f"seat {seat}: its seat file does not hold what it received")
-            elif verify_transcript_bytes(encode_transcript(saved.genesis, saved.entries)) != table.report(seat):
+            elif verify_transcript_bytes(encode_transcript(saved.genesis, saved.entries),
+                                         require_proofs=table.plan.shuffle_proofs) != table.report(seat):
                 problems.append(f"seat {seat}: its file and its memory verify differently")
     else:
         seats = honest_seats(table, sc)
@@ -160,7 +161,8 @@ def _check_accused(outcome: ScenarioOutcome) -> None:
         saved = load_seat(game_file(runner.profile, runner.peer.genesis.data.game_id, seat))
         if list(saved.entries) != runner.entries or saved.accusation != runner.accusation:
             problems.append(f"seat {seat}: its seat file does not hold what it received and its accusation")
-        elif verify_transcript_bytes(saved.transcript()) != table.report(seat):
+        elif verify_transcript_bytes(
+                saved.transcript(), require_proofs=table.plan.shuffle_proofs) != table.report(seat):
             problems.append(f"seat {seat}: its file and its memory verify differently")
 
 

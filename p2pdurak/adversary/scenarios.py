@@ -289,12 +289,12 @@ def liar_holding(seed: int) -> Chooser:
 
 
 def host_abort(table: AdversaryTable) -> Callable[[bytes], bytes]:
-    """Another move for the host seat at some seq: an abort accusing the liar seat (never signed for real)."""
+    """Another move for the host seat at some seq: the host's own valid abort (leaving), never signed for real."""
 
     def make(prev: bytes) -> bytes:
         genesis = table.side.runner.peer
         assert genesis is not None
-        body = encode(AbortBody(LIAR, "silent-seat", 0))
+        body = encode(AbortBody(HOST, "leaving", 0))
         return sign_move(table.identities[HOST], genesis.genesis.hash, HOST, 60_000, prev, body)
 
     return make
@@ -707,11 +707,11 @@ SCENARIOS: tuple[Scenario, ...] = (
              silencing_host, Expect("accused", "censored-move", HOST, verify="invalid", how=None,
                                     victims=(LIAR, VICTIM)), extra=accused_at_the_abort, timeout=25.0),
     Scenario("false-reject", "the host refuses a valid Play with a signed Reject (it has seen the card's key)",
-             ("R-LOG-14", "R-LOG-16", "R-GAME-20", "R-PEER-52"),
+             ("R-LOG-14", "R-LOG-16", "R-GAME-22", "R-PEER-52"),
              peeking_host, Expect("accused", "false-reject", HOST, verify="invalid", how=None, victims=(VICTIM,)),
              extra=proven_false_reject),
     Scenario("stalled-audit", "the host withholds its own audit and never times itself out",
-             ("R-GAME-19", "R-PEER-53"),
+             ("R-GAME-21", "R-PEER-53"),
              stalling_host, Expect("accused", "silent-host", HOST, verify="invalid", how=None,
                                    victims=(LIAR, VICTIM)), extra=stalled_in_audit),
     Scenario("relayed-move", "the host swallows a seat's move; another seat relays it from the mesh",

@@ -145,7 +145,7 @@ class AdversaryTable:
 
     def report(self, seat: int) -> VerifyReport:
         """The offline verdict on the transcript seat `seat` saved."""
-        return verify_transcript_bytes(self.transcript(seat))
+        return verify_transcript_bytes(self.transcript(seat), require_proofs=self.plan.shuffle_proofs)
 
     def dropped(self, seat: int | None = None) -> list[str]:
         """Reasons the host gave for dropping connections (of `seat`, or of any seat or stranger)."""
@@ -160,12 +160,12 @@ def _runner(table_plan: Plan, seat: int, identity: Identity, profile: Path, meta
     player = table_plan.players.get(seat) or bot_player(table_plan.level, SeededRng(table_plan.seed * 131 + seat))
     lie = table_plan.lies.get(seat)
     rng = SeededRng(table_plan.seed * 17 + seat)
-    timeout, host_timeout = table_plan.censor_timeout, table_plan.host_timeout
+    timeout, silence, host_timeout = table_plan.censor_timeout, table_plan.move_timeout, table_plan.host_timeout
     if lie is not None:
         return LyingRunner(identity, profile, player=player, rng=rng, durable=False, meta=meta, lie=lie,
-                           censor_timeout=timeout, host_timeout=host_timeout)
+                           censor_timeout=timeout, move_timeout=silence, host_timeout=host_timeout)
     return SeatRunner(identity, profile, player=player, rng=rng, durable=False, meta=meta, censor_timeout=timeout,
-                      host_timeout=host_timeout)
+                      move_timeout=silence, host_timeout=host_timeout)
 
 
 async def open_table(plan: Plan, profile: Path, config: NetConfig = ADVERSARY_CONFIG) -> AdversaryTable:

@@ -22,9 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--censor-timeout", type=float, default=20.0, metavar="SECONDS",
                         help="accuse the host when it neither logs nor refuses a move we saw for this long "
                              "(default 20)")
-    parser.add_argument("--host-timeout", type=float, default=180.0, metavar="SECONDS",
+    parser.add_argument("--move-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help="sign the host's claim that a seat is silent only after it kept the game waiting this "
+                             "long on our own clock (default 120, as the host's)")
+    parser.add_argument("--host-timeout", type=float, default=None, metavar="SECONDS",
                         help="stop with an accusation of the host when the game has waited on the host itself for "
-                             "this long (default 180)")
+                             "this long (default: the move time-out and 60 s)")
     parser.add_argument("--no-mesh", action="store_true",
                         help="no direct links to the other seats (a firewall that blocks incoming connections); the "
                              "host could then hide your moves from them unseen")
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     link = " ".join(args.link) if args.link else None
     if not args.censor_timeout > 0:
         raise LocalError("bad-timeout", "--censor-timeout must be above 0 seconds")
-    if not args.host_timeout > 0:
+    if args.host_timeout is not None and not args.host_timeout > 0:
         raise LocalError("bad-timeout", "--host-timeout must be above 0 seconds")
     if link is None and not args.resume:
         raise LocalError("bad-invite", "give the invite link (or --resume)")
@@ -61,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
         if args.bot else None
     runner = SeatRunner(identity, profile, player=player, rng=rng, durable=not args.no_fsync,
                         require_proofs=not args.no_shuffle_proofs, censor_timeout=args.censor_timeout,
-                        host_timeout=args.host_timeout, listener=None if args.quiet else PrintingListener())
+                        move_timeout=args.move_timeout, host_timeout=args.host_timeout,
+                        listener=None if args.quiet else PrintingListener())
     name = args.name or ("Bot" if args.bot else "Player")
     session = NetSession(runner) if player is None else None
     observer = session.observe if session is not None else ignore_event if args.quiet else print_event
@@ -100,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     if args.quiet and not args.json:  # (self-play seats) the host reports the result; skip the replay here
         print(f"{ending.reason}; transcript: {path}")
         return 0
-    line, report = result_line(data)
+    line, report = result_line(data, require_proofs=not args.no_shuffle_proofs)
     if args.json:
         print(json.dumps({"ending": ending.reason, "transcript": str(path), "report": report}))
     else:

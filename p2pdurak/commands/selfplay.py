@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         play = play_with_processes if args.processes else play_in_process
         outcome = run_trio(play, spec, profile)
     path = write_transcript(outcome.transcript, args.out, Path(args.out))
-    line, report = result_line(outcome.transcript)
+    line, report = result_line(outcome.transcript, require_proofs=not args.no_shuffle_proofs)
     result = report.get("result")
     summary = {
         "result": None if not isinstance(result, dict) else {
@@ -59,4 +59,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{line}; {outcome.entries} entries in {outcome.wall_s} s; transcript: {path}")
         for error in outcome.errors:
             print(f"warning: {error}")
+        if args.no_shuffle_proofs:
+            print("warning: no shuffle proofs: `p2pdurak verify` does not certify this game (bad-options)")
     return 0 if report["valid"] else 1

@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from p2pdurak.cards import format_card
     from p2pdurak.errors import LocalError
-    from p2pdurak.peer.verify import verify_transcript_bytes
+    from p2pdurak.peer.verify import claim_lines, outcome_text, verify_transcript_bytes
 
     try:
         data = Path(args.file).read_bytes()
@@ -52,24 +52,15 @@ def run(args: argparse.Namespace) -> int:
     acc = report.accusation
     if acc is not None:
         print(_accusation_line(acc, who))
+    for line in claim_lines(report):
+        print(line)
     if not report.valid:
         where = "the genesis" if report.entry is None else f"entry {report.entry}"
         print(f"INVALID: {report.reason} at {where}; at fault: {who(report.seat)}. {report.message}")
         return 1
-    res = report.result
     print(f"valid transcript: {report.entries} entries")
-    if res is not None:
-        if report.how == "abort":
-            print(f"aborted; accused: {who(res.forfeit)} ({res.forfeit_reason})")
-        elif res.forfeit is not None:
-            print(f"{who(res.forfeit)} loses by forfeit ({res.forfeit_reason})")
-        elif res.draw:
-            print("result: a draw")
-        elif res.losing_team is not None:
-            print("result: the losing team is " + ", ".join(who(s) for s in res.losing_team))
-        else:
-            pogony = f", with pogony ({res.pogony} sixes)" if res.pogony else ""
-            print(f"result: the durak is {who(res.durak)}{pogony}")
+    if report.result is not None:
+        print(outcome_text(report))
     return 0
 
 

@@ -166,7 +166,7 @@ PEER_CASES: tuple[PeerCase, ...] = (
     PeerCase("silenced-seat", "as censored-move, then 3 s later the host names the peer silent (an abort)",
              ("R-GAME-17",), Options(deck=24, players=2), censor=True, name_silent=True),
     PeerCase("false-reject", "the host refuses the peer's first valid Play or Beat with a signed Reject",
-             ("R-PEER-44", "R-GAME-20"), Options(deck=24, players=2), false_reject=True),
+             ("R-PEER-44", "R-GAME-22"), Options(deck=24, players=2), false_reject=True),
 )
 
 
@@ -356,7 +356,7 @@ async def _watch_censored(table: AdversaryTable, name_silent: bool) -> str:
 
 async def _watch_refused(table: AdversaryTable) -> str:
     """A peer MUST NOT accept a Reject of its valid move silently (R-PEER-44): it must stop playing and leave
-    (R-GAME-20), signing no later move."""
+    (R-GAME-22), signing no later move."""
     server, host = table.server, table.host
     while not host.false_rejects:
         if server.closed.is_set():

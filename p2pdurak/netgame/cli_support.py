@@ -62,32 +62,16 @@ def write_transcript(data: bytes, out: str | None, default: Path) -> Path:
     return path
 
 
-def result_line(data: bytes) -> tuple[str, dict[str, object]]:
-    """A one-line summary and the verifier's JSON report of a transcript."""
-    from p2pdurak.peer.verify import verify_transcript_bytes
+def result_line(data: bytes, *, require_proofs: bool = True) -> tuple[str, dict[str, object]]:
+    """A one-line summary and the verifier's JSON report of a transcript (`require_proofs=False`: a benchmark game
+    without shuffle proofs, replayed as such; `p2pdurak verify` still refuses it)."""
+    from p2pdurak.peer.verify import outcome_text, verify_transcript_bytes
 
-    report = verify_transcript_bytes(data)
+    report = verify_transcript_bytes(data, require_proofs=require_proofs)
     js = report.to_json()
     if not report.valid:
         return f"INVALID transcript: {report.reason} (seat {report.seat}): {report.message}", js
-    res = report.result
-    names = report.names
-
-    def who(seat: int | None) -> str:
-        return "nobody" if seat is None else f"seat {seat} ({names[seat] if seat < len(names) else '?'})"
-
-    if res is None:
-        return "no result", js
-    if report.how == "abort":
-        return f"aborted; accused: {who(res.forfeit)} ({res.forfeit_reason})", js
-    if res.forfeit is not None:
-        return f"{who(res.forfeit)} loses by forfeit ({res.forfeit_reason})", js
-    if res.draw:
-        return "result: a draw", js
-    if res.losing_team is not None:
-        return "result: the losing team is " + ", ".join(who(s) for s in res.losing_team), js
-    pogony = f", with pogony ({res.pogony})" if res.pogony else ""
-    return f"result: the durak is {who(res.durak)}{pogony}", js
+    return outcome_text(report), js
 
 
 def run_trio(main: Callable[..., Awaitable[T]], *args: object) -> T:

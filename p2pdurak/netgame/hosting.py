@@ -78,6 +78,7 @@ class HostCommand:
         player = bot_player(args.bot, SeededRng(args.seed + 1) if args.seed is not None else system_rng) \
             if args.bot else None
         runner = SeatRunner(self.identity, self.profile, player=player, rng=rng, durable=self.spec.durable,
+                            move_timeout=self.spec.move_timeout,
                             listener=PrintingListener() if player is not None and not self.quiet else None)
         if args.resume:
             saved = load_seat(latest_game_file(self.profile, "host"))
@@ -110,7 +111,7 @@ class HostCommand:
         data = runner.transcript()
         game_id = runner.genesis_bytes and side.server.game_id.hex()
         path = write_transcript(data, self.args.out, self.profile / "games" / str(game_id) / "transcript.dlog")
-        line, report = result_line(data)
+        line, report = result_line(data, require_proofs=not self.args.no_shuffle_proofs)
         return data, line, report, path
 
     async def _serve(self, side: HostSide, session: NetSession | None) -> Ending:

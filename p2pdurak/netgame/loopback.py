@@ -134,7 +134,7 @@ async def open_loopback_session(
     with tempfile.TemporaryDirectory(prefix="p2pdurak-play-", dir=workdir) as tmp:
         base = Path(tmp)
         human = SeatRunner(identities[0], base / "seat-0", player=None, rng=seat_rng(0, 0), durable=False,
-                           meta={"role": "host", "name": names[0]})
+                           meta={"role": "host", "name": names[0]}, move_timeout=HUMAN_TIMEOUT)
         side = await open_host(identities[0], names[0], rng(16), spec, base / "seat-0", seats=players,
                                runner=human, options_for=options_for)
         session = LocalSession(human, {s: config.level for s in range(1, players)})
@@ -143,7 +143,7 @@ async def open_loopback_session(
         for s in range(1, players):
             runner = SeatRunner(identities[s], base / f"seat-{s}", player=None, rng=seat_rng(s, 0), durable=False,
                                 meta={"role": "join", "link": invite.link(), "name": names[s]},
-                                host_timeout=HUMAN_TIMEOUT + 60.0)  # the person hosts: let them think
+                                move_timeout=HUMAN_TIMEOUT)  # (and the host time-out an hour and a minute)
             client = Client(identities[s], names[s], invite, runner, config=spec.config)
             runner.client = client
             bots.append((client, PacedBot(runner, bot_choice(config.level, seat_rng(s, 1)), config.bot_delay,

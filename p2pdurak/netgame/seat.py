@@ -31,7 +31,8 @@ from p2pdurak.net.links import table_code
 from p2pdurak.netgame.store import SavedSeat, SeatLog, game_file
 from p2pdurak.netgame.waiting import seats_waited_on
 from p2pdurak.netgame.witness import MoveWitness, Overdue
-from p2pdurak.peer import Event, Peer, Refused
+from p2pdurak.peer import Event, Peer, Refused, game
+from p2pdurak.peer.game import SILENT_SEAT
 from p2pdurak.peer.harness import Chooser
 from p2pdurak.peer.messages import GameOptions
 from p2pdurak.peer.rejects import judge_reject
@@ -39,9 +40,10 @@ from p2pdurak.rules import State
 from p2pdurak.wire import DecodeError, decode
 
 CENSOR_TIMEOUT = 20.0  # seconds the host may take to log or refuse a move we hold (R-GAME-16)
-HOST_TIMEOUT = 180.0  # seconds the game may wait on the host itself (the host's own 120 s time-out, and a minute)
+HOST_GRACE = 60.0  # the game may wait on the host itself this much longer than our move time-out (R-GAME-21)
 MESH_GRACE = 10.0  # seconds into the game after which a missing mesh link is reported to the player
 HANDED_GRACE = 2.0  # a move the host has had this long cannot have been missed by an honest host's time-out
+MOVE_TIMEOUT = 120.0  # our own silence time-out: we sign a silent-seat claim only once our clock agrees (R-GAME-19)
 MESH_UNLINKED = "mesh-unlinked"  # (the UI's progress kind, p2pdurak.ui.session.MESH_UNLINKED)
 
 
@@ -94,14 +96,21 @@ class SeatRunner:
         listener: SeatListener | None = None,
         require_proofs: bool = False,
         censor_timeout: float = CENSOR_TIMEOUT,
-        host_timeout: float = HOST_TIMEOUT,
+        move_timeout: float = MOVE_TIMEOUT,
+        host_timeout: float | None = None,
     ) -> None:
         self.identity = identity
         self.censor_timeout = censor_timeout
-        self.host_timeout = host_timeout  # R-GAME-19: how long the game may wait on the host before we stop
+        self.move_timeout = move_timeout
+        # R-GAME-21: how long the game may wait on the host itself before we stop (above the host's own time-out)
+        self.host_timeout = move_timeout + HOST_GRACE if host_timeout is None else host_timeout
         self._host_waited_since: float | None = None  # when the game began waiting on the host (None: it does not)
         self._doubted: tuple[bytes, bytes] | None = None  # (our move, the host's Reject of it) not yet judged
         self.judgement: str = ""  # why we stopped with a false-reject or silent-host record (for the user)
+        self._entry_at = 0.0  # our clock when the last entry arrived: every silence clock restarts there
+        self._claim_wait: dict[int, float] = {}  # accused seat -> when our own wait on it began
+        self._declined: set[int] = set()  # seats whose silent-seat claim we will not sign
+        self.seconded: list[int] = []  # seats whose silence we signed
         self.witness: MoveWitness | None = None
         self.accusation: bytes | None = None  # our signed accusation of the host, once we stopped with one
         self.overdue: Overdue | None = None
@@ -200,6 +209,8 @@ class SeatRunner:
 
     def on_tick(self, now: float, connected: bool) -> None:
         self._now = now
+        if self._claims_to_decide():
+            self.step()  # a claim we may sign once our own clock has run out
         witness, client = self.witness, self.client
         if witness is None or client is None or not self._watching():
             return
@@ -218,7 +229,7 @@ class SeatRunner:
         self._report_unlinked(now)
 
     def _watch_host(self, now: float) -> bool:
-        """R-GAME-19: the game has waited on the host (its move, its audit, its shuffle...) for `host_timeout`
+        """R-GAME-21: the game has waited on the host (its move, its audit, its shuffle...) for `host_timeout`
         without an entry, connected or not: stop with a silent-host accusation. True if we stopped."""
         peer, seat = self.peer, self.seat
         assert peer is not None and seat is not None
@@ -270,7 +281,7 @@ class SeatRunner:
 
     def _stop(self, accusation: bytes, error: str, kind: str, done: int, total: int) -> None:
         """Keep our signed accusation as the last public record of our file (before anything else), stop playing,
-        tell the user, and leave (R-GAME-17, R-GAME-19, R-GAME-20)."""
+        tell the user, and leave (R-GAME-17, R-GAME-21, R-GAME-22)."""
         assert self.log is not None
         self.accusation = accusation
         self.log.accusation(accusation)
@@ -280,7 +291,7 @@ class SeatRunner:
             self.client.leave()
 
     def _judge_reject(self) -> None:
-        """R-GAME-20: check the host's Reject of our move at the chain length it names (once our chain is that
+        """R-GAME-22: check the host's Reject of our move at the chain length it names (once our chain is that
         long): a move that passes the host's own check there was refused falsely, and the signed Reject proves it."""
         peer, doubted = self.peer, self._doubted
         if peer is None or doubted is None or peer.faulted is not None or self.accusation is not None:
@@ -317,7 +328,7 @@ class SeatRunner:
         if had is None or self.peer.pending is not None:
             return  # a repeated reject of a move already dropped (a resend after a reconnect)
         if self.seat != self.peer.genesis.host and verify_reject(self.peer.genesis, reject).move_hash == sha256(had):
-            self._doubted = (had, reject)  # was our move valid where the host says it judged it? (R-GAME-20)
+            self._doubted = (had, reject)  # was our move valid where the host says it judged it? (R-GAME-22)
             self._judge_reject()
             if self.accusation is not None:
                 return
@@ -358,8 +369,12 @@ class SeatRunner:
         before = peer.rules
         length = peer.chain.length
         ending = peer.snapshot.ending
+        claims = len(peer.snapshot.claims)
         events = peer.receive(entry)
-        self._host_waited_since = None  # any entry restarts the host's clock (R-GAME-19)
+        for claim in peer.snapshot.claims[claims:]:
+            self._claim_wait.setdefault(claim.accused, self._entry_at)  # the clock the claimant also ran
+        self._entry_at = self._now
+        self._host_waited_since = None  # any entry restarts the host's clock (R-GAME-21)
         if self._doubted is not None:
             self._judge_reject()
             if self.accusation is not None:
@@ -397,7 +412,15 @@ class SeatRunner:
         client = self.client
         if client is None or not client.has_genesis:
             return
-        move = peer.protocol_move()
+        claim = self._claims_to_decide()
+        if claim is not None:
+            if self._decide(peer, claim):
+                self.seconded.append(claim.accused)
+                self.send(peer.abort(claim.accused, SILENT_SEAT))
+                return
+            if claim.accused not in self._declined and peer.undecided_claim() is not None:
+                return  # our audit waits until our own clock has run out on the named seat
+        move = peer.protocol_move(decline=self._declines_all(peer))
         if move is None and self.player is not None:
             legal = peer.legal_actions()
             if legal:
@@ -410,6 +433,31 @@ class SeatRunner:
                         return
         if move is not None:
             self.send(move)
+
+    # ----------------------------------------------------------------- silent-seat claims (SPEC.md R-GAME-19)
+
+    def _claims_to_decide(self) -> game.Claim | None:
+        peer = self.peer
+        if peer is None or self.seat is None or peer.over or self.accusation is not None or peer.pending is not None:
+            return None
+        return next((c for c in peer.snapshot.claims if game.may_sign(peer.ctx, c, self.seat)
+                     and c.accused not in self._declined), None)
+
+    def _decide(self, peer: Peer, claim: game.Claim) -> bool:
+        """True: sign the claim now. A seat that moved since, or whose move we hold, was not silent: we decline.
+        Otherwise we sign once our own clock has waited `move_timeout` on it, and wait until then."""
+        accused = claim.accused
+        moved = any(e.move.author == accused for e in peer.chain.entries[claim.seq + 1:])
+        held = self.witness is not None and any(a == accused for a, _ in self.witness.held)
+        if moved or held:
+            self._declined.add(accused)
+            return False
+        since = self._claim_wait.setdefault(accused, self._now)
+        return self._now - since >= self.move_timeout
+
+    def _declines_all(self, peer: Peer) -> bool:
+        return all(c.accused in self._declined for c in peer.snapshot.claims
+                   if self.seat is not None and game.may_sign(peer.ctx, c, self.seat))
 
     def send(self, move: bytes) -> None:
         """Write one of our signed moves to the file, then queue it for the host."""

@@ -22,7 +22,7 @@ from p2pdurak.net.config import NetConfig
 from p2pdurak.net.host import HostServer, listener_port, open_listeners
 from p2pdurak.netgame.host import GameHost, OptionsFor, roster_of
 from p2pdurak.netgame.players import bot_player
-from p2pdurak.netgame.seat import HOST_TIMEOUT, SeatRunner
+from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.netgame.store import SavedSeat
 from p2pdurak.peer.harness import NAMES, Chooser
 from p2pdurak.peer.messages import GameOptions
@@ -110,6 +110,7 @@ async def open_host(
         runner = SeatRunner(
             identity, profile, player=player or bot_player(spec.level, spec.rng(0, 1)), rng=spec.rng(0),
             durable=spec.durable, meta={"role": "host", "bind": bind, "port": port, "name": name, **(meta or {})},
+            move_timeout=spec.move_timeout,
         )
     app = GameHost(identity, game_id, options_for or spec.options_for, runner, move_timeout=spec.move_timeout)
     server = HostServer(
@@ -203,7 +204,7 @@ async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
         runner = SeatRunner(
             identities[s], profile / f"seat-{s}", player=bot_player(spec.level, spec.rng(s, 1)), rng=spec.rng(s),
             durable=spec.durable, meta={"role": "join", "link": invite.link(), "name": NAMES[s]},
-            host_timeout=max(HOST_TIMEOUT, spec.move_timeout + 60.0),  # above the host's own time-out (R-GAME-19)
+            move_timeout=spec.move_timeout,
         )
         client = Client(identities[s], NAMES[s], invite, runner, config=spec.config)
         runner.client = client

@@ -76,6 +76,12 @@ SHUFFLE, LOCK, DEAL_ACK, DEAL_KEYS, PLAY, DRAW_ACK, DRAW_KEYS, AUDIT, OVER_PHASE
 )
 NO_CARD = -1
 
+# Abort reasons (R-PEER-37): a closed list; every other token is refused with `bad-reason`.
+SILENT_SEAT, LEAVING, NOT_A_CARD = "silent-seat", "leaving", "not-a-card"
+ABORT_REASONS = (SILENT_SEAT, LEAVING, NOT_A_CARD)
+FALSE_CLAIM = "false-claim"  # a not-a-card abort that a clean, complete audit refutes (R-PEER-39)
+MIN_ATTESTERS = 2  # a silence is proven only by this many signers: the host's word alone never suffices
+
 
 class MoveRefused(PeerFault):
     """A move that breaks the peer protocol or the rules at this point of the game (the author is at fault)."""
@@ -120,6 +126,20 @@ class Ending:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """A `silent-seat` abort: the seat named, the entry that named it, and every seat that has signed it since
+    (R-PEER-37a). It proves the silence only once every other seat, and at least MIN_ATTESTERS, signed it."""
+
+    accused: int
+    seq: int
+    by: int  # the seat that named it first
+    signers: int  # bit mask of the seats that signed an Abort(accused, silent-seat)
+
+    def signed_by(self, seat: int) -> bool:
+        return bool(self.signers >> seat & 1)
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     phase: str
     deck: DeckTranscript
@@ -136,6 +156,7 @@ class Snapshot:
     final_fault: PeerFault | None = None  # the fault the audit found, if any
     played_at: tuple[tuple[int, int], ...] = field(default=())  # (card, seq of the entry that put it on the table)
     broken_card: bool = False  # one of the viewer's own positions opened to no card: it must abort (R-PEER-27)
+    claims: tuple[Claim, ...] = ()  # silent-seat claims, in log order
 
 
 def start(ctx: GameContext) -> Snapshot:
@@ -196,13 +217,75 @@ def waiting_on(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
     if snap.phase in (DEAL_KEYS, DRAW_KEYS):
         return tuple(s for s in everyone if not snap.keys_done >> s & 1)
     if snap.phase == AUDIT:
-        return tuple(s for s in _audit_needed(ctx, snap) if not snap.audited >> s & 1)
+        owed = {s for s in _audit_needed(ctx, snap) if not snap.audited >> s & 1}
+        for claim in open_claims(ctx, snap):
+            owed.update(undecided(ctx, snap, claim))
+        return tuple(sorted(owed))
     return ()
 
 
 def _audit_needed(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
-    accused = snap.ending.accused if snap.ending is not None and snap.ending.kind == "abort" else None
-    return tuple(s for s in range(min(ctx.seats, len(snap.deck.shuffles))) if s != accused)
+    """Seats that owe an audit: every seat that shuffled, but a seat that left (its own signed forfeit) and a seat
+    whose silence is attested."""
+    excused = {c.accused for c in snap.claims if attested(ctx, c)}
+    ending = snap.ending
+    if ending is not None and ending.kind == "abort" and ending.reason == LEAVING and ending.accused is not None:
+        excused.add(ending.accused)
+    return tuple(s for s in range(min(ctx.seats, len(snap.deck.shuffles))) if s not in excused)
+
+
+def attested(ctx: GameContext, claim: Claim) -> bool:
+    """Every seat but the accused signed the claim, and at least MIN_ATTESTERS did (R-PEER-38a)."""
+    others = _all(ctx) & ~(1 << claim.accused)
+    return claim.signers == others and bin(others).count("1") >= MIN_ATTESTERS
+
+
+def may_sign(ctx: GameContext, claim: Claim, seat: int) -> bool:
+    """Any seat but the accused may sign a claim once, until it is attested (also after its own audit)."""
+    return seat != claim.accused and not claim.signed_by(seat) and not attested(ctx, claim)
+
+
+def undecided(ctx: GameContext, snap: Snapshot, claim: Claim) -> tuple[int, ...]:
+    """Seats whose audit waits for their word on a claim: they may sign it and have not audited (a seat that
+    audits without signing declines it; it may still sign later, but nothing waits for it)."""
+    return tuple(s for s in range(ctx.seats) if may_sign(ctx, claim, s) and not snap.audited >> s & 1)
+
+
+def open_claims(ctx: GameContext, snap: Snapshot) -> tuple[Claim, ...]:
+    return tuple(c for c in snap.claims if undecided(ctx, snap, c))
+
+
+def claim_on(snap: Snapshot, seat: int) -> Claim | None:
+    return next((c for c in snap.claims if c.accused == seat), None)
+
+
+def silence_candidates(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
+    """The seats a new silent-seat claim may name: those without whose move the game cannot go on (R-PEER-47a).
+    Public information only, so every peer and the verifier agree."""
+    rules = snap.rules
+    if snap.phase == PLAY and rules is not None:
+        return blocking_seats(rules)
+    if snap.phase == OVER_PHASE:
+        return ()
+    return waiting_on(ctx, snap)
+
+
+def blocking_seats(st: State) -> tuple[int, ...]:
+    """In play: the seat to declare, the opener of an empty table, a defender facing an unbeaten card, else every
+    attacker (in the cheating variant every seat) still in the game, holding cards, that has not passed."""
+    if st.phase == OVER:
+        return ()
+    if st.phase == DECLARING:
+        return (st.turn,)
+    if not st.attacks:
+        return (st.opener,)
+    if not st.taken and -1 in st.beats:
+        return (st.defender,)
+    if st.options.cheating:
+        waiting = st.in_game & ~st.passed
+        return tuple(s for s in range(st.n) if waiting >> s & 1)
+    waiting = st.in_game & ~st.team_mask[st.defender] & ~st.passed
+    return tuple(s for s in range(st.n) if waiting >> s & 1 and (st.hands[s] or st.unknown[s]))
 
 
 def advance(
@@ -459,26 +542,61 @@ def _to_audit(ctx: GameContext, snap: Snapshot, ending: Ending) -> Snapshot:
 def _abort(
     ctx: GameContext, snap: Snapshot, body: AbortBody, author: int, length: int
 ) -> tuple[Snapshot, list[Event]]:
-    if body.accused is not None and body.accused >= ctx.seats:
-        raise _refuse("bad-seat", f"no seat {body.accused}", author)
-    if author != ctx.host and body.accused not in (None, author):
-        raise _refuse("not-host", "only the host (which times seats out) may accuse another seat", author)
+    """R-PEER-37: the checks in their order, then the claim or the ending the abort makes."""
+    accused, reason = body.accused, body.reason
+    if accused is not None and accused >= ctx.seats:
+        raise _refuse("bad-seat", f"no seat {accused}", author)
+    if reason not in ABORT_REASONS:
+        raise _refuse("bad-reason", f"abort reason {reason!r} is not one of {', '.join(ABORT_REASONS)}", author)
     if body.waited_entries > length:
         raise _refuse("bad-field", "waited_entries is beyond the chain", author)
+    if reason == SILENT_SEAT:
+        return _claim(ctx, snap, accused, author, length)
     if snap.phase == AUDIT:
-        # During the audit only a seat that withholds its audit can still be named (R-PEER-44).
-        ending = snap.ending
-        if (
-            body.accused is None
-            or snap.audited >> body.accused & 1
-            or body.accused not in _audit_needed(ctx, snap)
-            or (ending is not None and ending.kind == "abort" and ending.accused is not None)
-        ):
-            raise _refuse("game-over", "the game is already ending", author)
-    nxt = _to_audit(ctx, snap, Ending("abort", body.accused, body.reason, author))
-    if any(not nxt.audited >> s & 1 for s in _audit_needed(ctx, nxt)):
+        raise _refuse("game-over", "the game is already ending: only silent-seat claims and audits now", author)
+    if reason == LEAVING:
+        if accused != author:
+            raise _refuse("not-self", "a seat that leaves names itself: it forfeits", author)
+        ending = Ending("abort", author, LEAVING, author)
+    else:  # NOT_A_CARD
+        if accused is not None:
+            raise _refuse("bad-field", "not-a-card accuses nobody: the audit names the seat", author)
+        if snap.rules is None:
+            raise _refuse("out-of-phase", "not-a-card before any card was dealt", author)
+        ending = Ending("abort", None, NOT_A_CARD, author)
+    return _after_abort(ctx, _to_audit(ctx, snap, ending))
+
+
+def _claim(
+    ctx: GameContext, snap: Snapshot, accused: int | None, author: int, length: int
+) -> tuple[Snapshot, list[Event]]:
+    if accused is None or accused == author:
+        raise _refuse("bad-field", "silent-seat names another seat", author)
+    existing = claim_on(snap, accused)
+    if existing is not None:
+        if not may_sign(ctx, existing, author):
+            raise _refuse("repeated-claim", f"this seat has named seat {accused} silent already", author)
+        signed = replace(existing, signers=existing.signers | 1 << author)
+        claims = tuple(signed if c is existing else c for c in snap.claims)
+        return _after_abort(ctx, replace(snap, claims=claims))
+    if accused not in silence_candidates(ctx, snap):
+        raise _refuse("not-waited-on", f"the game does not wait on seat {accused}", author)
+    claims = (*snap.claims, Claim(accused, length, author, 1 << author))
+    nxt = replace(snap, claims=claims)
+    if snap.phase != AUDIT:
+        nxt = _to_audit(ctx, nxt, Ending("abort", accused, SILENT_SEAT, author))
+    return _after_abort(ctx, nxt)
+
+
+def _after_abort(ctx: GameContext, nxt: Snapshot) -> tuple[Snapshot, list[Event]]:
+    if _closing(ctx, nxt):
         return nxt, [PhaseChanged(AUDIT)]
     return _finish(ctx, nxt)
+
+
+def _closing(ctx: GameContext, snap: Snapshot) -> bool:
+    """The audit phase goes on while an audit is owed or a claim may still be signed."""
+    return any(not snap.audited >> s & 1 for s in _audit_needed(ctx, snap)) or bool(open_claims(ctx, snap))
 
 
 def _audit_step(ctx: GameContext, snap: Snapshot, body: object, author: int) -> tuple[Snapshot, list[Event]]:
@@ -489,7 +607,7 @@ def _audit_step(ctx: GameContext, snap: Snapshot, body: object, author: int) -> 
         raise _refuse("out-of-phase", "the audit is due", author)
     deck = deckp.apply(snap.deck, msg)
     nxt = replace(snap, deck=deck, audited=snap.audited | 1 << author)
-    if any(not nxt.audited >> s & 1 for s in _audit_needed(ctx, nxt)):
+    if _closing(ctx, nxt):
         return nxt, []
     return _finish(ctx, nxt)
 
@@ -503,7 +621,8 @@ def starting_hands(ctx: GameContext, cards: Sequence[int | None]) -> list[list[i
 
 
 def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
-    """Every audit that can come is in: re-check the deck and the declarations; the seat at fault loses."""
+    """Every audit that can come is in: re-check the deck and the declarations; the seat at fault loses, else a
+    seat whose silence is attested, else a seat that left; an unproven claim makes nobody lose (R-PEER-39)."""
     ending = snap.ending
     assert ending is not None
     fault: PeerFault | None = None
@@ -518,10 +637,17 @@ def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
                 if _declaration_false(rules, seat, hand):
                     fault = MoveRefused("false-declaration", f"seat {seat} declared falsely", seat=seat)
                     break
+        if fault is None and ending.kind == "abort" and ending.reason == NOT_A_CARD and ending.by is not None:
+            fault = MoveRefused(FALSE_CLAIM, f"seat {ending.by} said a card of its opened to no card, but the audit "
+                                "opens every position to a card", seat=ending.by)
     loser: int | None = fault.seat if fault is not None else None
     reason = fault.reason if fault is not None else ""
-    if loser is None and ending.kind == "abort":
-        loser, reason = ending.accused, ending.reason
+    if loser is None:
+        proven = next((c for c in snap.claims if attested(ctx, c)), None)
+        if proven is not None:
+            loser, reason = proven.accused, SILENT_SEAT
+        elif ending.kind == "abort" and ending.reason == LEAVING:
+            loser, reason = ending.accused, LEAVING
     final: GameResult | None = None
     if rules is not None and loser is not None:
         if rules.forfeit < 0:
@@ -529,7 +655,7 @@ def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
         final = result(rules)
     elif rules is not None and rules.phase == OVER:
         final = result(rules)
-    if final is None:  # aborted before the deal, or aborted with nobody accused
+    if final is None:  # aborted before the deal, or nobody proven at fault
         final = GameResult(loser, None, False, 0, (), loser, reason or "aborted")
     nxt = replace(snap, phase=OVER_PHASE, rules=rules, final=final, final_fault=fault)
     return nxt, [GameEnded(final, ending.kind, fault)]

@@ -212,13 +212,24 @@ class Peer:
         self.pending_counter = self.counter
         return data
 
-    def protocol_move(self) -> bytes | None:
+    def protocol_move(self, *, decline: bool = False) -> bytes | None:
         """The next step this seat owes the protocol without any choice (shuffle, lock, acks, keys, the
-        declaration, the audit), or None. The caller persists the bytes, then sends them."""
+        declaration, the audit), or None. The caller persists the bytes, then sends them. While a silent-seat
+        claim waits for this seat's word (`undecided_claim`), the audit is held back: the caller signs the claim
+        (`abort(accused, "silent-seat")`) or passes `decline=True` to audit without signing it."""
         if self.seat is None or self.secrets is None or self.pending is not None or self.over:
+            return None
+        if not decline and self.undecided_claim() is not None:
             return None
         body = self._protocol_body()
         return None if body is None else self._sign(body)
+
+    def undecided_claim(self) -> game.Claim | None:
+        """The first open silent-seat claim on another seat that this seat has neither signed nor declined."""
+        if self.seat is None:
+            return None
+        seat, snap = self.seat, self.snapshot
+        return next((c for c in game.open_claims(self.ctx, snap) if seat in game.undecided(self.ctx, snap, c)), None)
 
     def _protocol_body(self) -> object | None:
         snap, seat, sec = self.snapshot, self.seat, self.secrets
@@ -249,8 +260,9 @@ class Peer:
             if snap.audited >> seat & 1 or seat >= len(snap.deck.shuffles):
                 return None
             ending = snap.ending
-            if ending is not None and ending.kind == "abort" and ending.accused == seat:
-                return None
+            if ending is not None and ending.kind == "abort" and ending.reason == game.LEAVING \
+                    and ending.accused == seat:
+                return None  # we left: our forfeit is signed, our secrets stay ours
             return DeckStep(deckp.make_audit(snap.deck, sec).to_bytes())
         return None
 

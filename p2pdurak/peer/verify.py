@@ -22,6 +22,7 @@ from p2pdurak.log import (
     read_transcript,
     verify_genesis,
 )
+from p2pdurak.peer import game
 from p2pdurak.peer.events import Verdict
 from p2pdurak.peer.peer import Peer
 from p2pdurak.peer.rejects import check_false_reject, check_silent_host, judge_record
@@ -53,6 +54,21 @@ class ReportedAccusation:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class ReportedClaim:
+    """A silent-seat claim on the chain (R-PEER-37a): proven only when `attested` (every other seat signed it)."""
+
+    accused: int
+    by: int  # the seat that made it
+    entry: int  # the seq of the entry that made it
+    signers: tuple[int, ...]
+    attested: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {"accused": self.accused, "by": self.by, "entry": self.entry, "signers": list(self.signers),
+                "attested": self.attested}
+
+
 @dataclass(frozen=True)
 class VerifyReport:
     valid: bool
@@ -66,6 +82,7 @@ class VerifyReport:
     verdicts: tuple[Verdict, ...] = field(default=())
     names: tuple[str, ...] = ()
     accusation: ReportedAccusation | None = None  # an authentic accusation record, whether it held or not
+    claims: tuple[ReportedClaim, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         res = self.result
@@ -81,6 +98,7 @@ class VerifyReport:
             "verdicts": [verdict_json(v) for v in self.verdicts],
             "players": list(self.names),
             "accusation": self.accusation.to_json() if self.accusation is not None else None,
+            "claims": [c.to_json() for c in self.claims],
         }
 
 
@@ -110,8 +128,10 @@ def verdict_json(v: Verdict) -> dict[str, object]:
     }
 
 
-def verify_transcript_bytes(data: bytes) -> VerifyReport:
-    """Raises TranscriptError (a LocalError) if the bytes are not a transcript file at all."""
+def verify_transcript_bytes(data: bytes, *, require_proofs: bool = True) -> VerifyReport:
+    """Raises TranscriptError (a LocalError) if the bytes are not a transcript file at all. `require_proofs=False`
+    replays a game whose genesis turns the shuffle proofs off (tests and tools that play fast games): such a game
+    proves nothing about its deal, so `verify` itself refuses it (R-PEER-5)."""
     transcript = read_transcript(data)
     try:
         genesis = verify_genesis(transcript.genesis)
@@ -119,6 +139,10 @@ def verify_transcript_bytes(data: bytes) -> VerifyReport:
     except PeerFault as exc:
         return VerifyReport(False, exc.reason, None, exc.seat, exc.message, len(transcript.entries))
     names = tuple(genesis.name(s) for s in range(genesis.seats))
+    if require_proofs and not observer.ctx.game_options.shuffle_proofs:
+        return VerifyReport(False, "bad-options", None, genesis.host, "the genesis turns the shuffle proofs off: "
+                            "nothing proves the deal, so no result of this game is certified", len(transcript.entries),
+                            names=names)
     verdicts: list[Verdict] = []
     total = len(transcript.entries)
     for index, entry in enumerate(transcript.entries):
@@ -138,20 +162,47 @@ def verify_transcript_bytes(data: bytes) -> VerifyReport:
                                 names=names)
     if transcript.accusation is not None:
         return _accusation_report(transcript, genesis, observer, tuple(verdicts), names)
+    claims = reported_claims(observer)
+    said = claims_text(claims, names)
     if not observer.over:
         waiting = observer.waiting_on()
         return VerifyReport(
             False, "incomplete", total, waiting[0] if waiting else None,
-            f"the transcript ends in phase {observer.phase}", total, verdicts=tuple(verdicts), names=names,
+            f"the transcript ends in phase {observer.phase}{said}", total, verdicts=tuple(verdicts), names=names,
+            claims=claims,
         )
     snap = observer.snapshot
     ending = snap.ending
     how = ending.kind if ending is not None else None
     fault = snap.final_fault
     if fault is not None:
-        return VerifyReport(False, fault.reason, total - 1, fault.seat, fault.message, total, snap.final, how,
-                            tuple(verdicts), names)
-    return VerifyReport(True, None, None, None, "valid", total, snap.final, how, tuple(verdicts), names)
+        return VerifyReport(False, fault.reason, total - 1, fault.seat, fault.message + said, total, snap.final, how,
+                            tuple(verdicts), names, claims=claims)
+    return VerifyReport(True, None, None, None, "valid" + said, total, snap.final, how, tuple(verdicts), names,
+                        claims=claims)
+
+
+def reported_claims(observer: Peer) -> tuple[ReportedClaim, ...]:
+    ctx, snap = observer.ctx, observer.snapshot
+    return tuple(
+        ReportedClaim(c.accused, c.by, c.seq, tuple(s for s in range(ctx.seats) if c.signed_by(s)),
+                      game.attested(ctx, c))
+        for c in snap.claims
+    )
+
+
+def claims_text(claims: tuple[ReportedClaim, ...], names: tuple[str, ...]) -> str:
+    """The claims in words: a proven silence, or an unproven claim that makes nobody lose."""
+    parts: list[str] = []
+    for c in claims:
+        who = f"seat {c.accused} ({names[c.accused]})"
+        signers = ", ".join(str(s) for s in c.signers)
+        if c.attested:
+            parts.append(f"{who} was silent: attested by every other seat ({signers})")
+        else:
+            parts.append(f"{who} named silent by seat(s) {signers}: an unproven claim, not attested by every "
+                         "other seat; nobody loses by it")
+    return "".join(f"; {p}" for p in parts)
 
 
 def _accusation_report(
@@ -243,3 +294,43 @@ def _valid_at_head(observer: Peer, accusation: CheckedAccusation) -> bool:
     except (PeerFault, RuleError):
         return False
     return True
+
+
+def outcome_text(report: VerifyReport) -> str:
+    """The result of a valid transcript in words, saying what proves a loss (R-PEER-40)."""
+    res, names = report.result, report.names
+
+    def who(seat: int | None) -> str:
+        return "nobody" if seat is None else f"seat {seat} ({names[seat] if seat < len(names) else '?'})"
+
+    if res is None:
+        return "no result"
+    if res.forfeit is not None and res.forfeit_reason == game.LEAVING:
+        return f"{who(res.forfeit)} left the game: its own signed forfeit, it loses"
+    if res.forfeit is not None and res.forfeit_reason == game.SILENT_SEAT:
+        return f"{who(res.forfeit)} was silent, attested by every other seat: it loses"
+    if report.how == "abort" and res.forfeit is None and res.durak is None:
+        return "aborted: nobody is proven at fault, nobody loses"
+    if res.forfeit is not None:
+        return f"{who(res.forfeit)} loses by forfeit ({res.forfeit_reason})"
+    if res.draw:
+        return "result: a draw"
+    if res.losing_team is not None:
+        return "result: the losing team is " + ", ".join(who(s) for s in res.losing_team)
+    pogony = f", with pogony ({res.pogony})" if res.pogony else ""
+    return f"result: the durak is {who(res.durak)}{pogony}"
+
+
+def claim_lines(report: VerifyReport) -> list[str]:
+    """One line per silent-seat claim: proven (attested) or an unproven claim."""
+    names = report.names
+    lines = []
+    for c in report.claims:
+        signers = ", ".join(f"{s} ({names[s]})" for s in c.signers)
+        head = (f"claim: seat {c.by} ({names[c.by]}) named seat {c.accused} ({names[c.accused]}) silent at entry "
+                f"{c.entry}")
+        if c.attested:
+            lines.append(f"{head}; signed by every other seat ({signers}): proven")
+        else:
+            lines.append(f"{head}; signed by {signers} only: an unproven claim, nobody loses by it")
+    return lines

@@ -23,8 +23,8 @@ RECONNECTED = "reconnected"
 CATCHING_UP = "catching-up"  # total = entries to check
 PLAYER_DISCONNECTED = "player-disconnected"  # done = seat
 CENSORED_MOVE = "censored-move"  # done = the seat whose move the host hid, total = the time-out in seconds
-FALSE_REJECT = "false-reject"  # the host refused our valid move (R-GAME-20); text = why it was valid
-SILENT_HOST = "silent-host"  # the game waited on the host too long (R-GAME-19); total = seconds
+FALSE_REJECT = "false-reject"  # the host refused our valid move (R-GAME-22); text = why it was valid
+SILENT_HOST = "silent-host"  # the game waited on the host too long (R-GAME-21); total = seconds
 MESH_UNLINKED = "mesh-unlinked"  # done = a seat with no direct link to ours (the host could hide its moves)
 PROGRESS_KINDS = (
     WAITING_FOR_PLAYERS,

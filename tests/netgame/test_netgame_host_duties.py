@@ -1,4 +1,4 @@
-"""A seat holds the host to its rejects and its silence (R-GAME-19, R-GAME-20), with no network: a false Reject of
+"""A seat holds the host to its rejects and its silence (R-GAME-21, R-GAME-22), with no network: a false Reject of
 our move, or a game left waiting on the host, stops the seat with a signed record that `verify` judges."""
 
 from __future__ import annotations

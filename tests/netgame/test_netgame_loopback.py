@@ -30,6 +30,6 @@ async def test_netgame_loopback_table_plays_to_the_end_and_verifies() -> None:
                 if legal and not peer.over:
                     await session.act(legal[random_below(rng, len(legal))])
             assert closed.reason == "game-over"
-            report = verify_transcript_bytes(session.transcript())
+            report = verify_transcript_bytes(session.transcript(), require_proofs=False)
     assert report.valid and report.result is not None
     assert len({report.names[s] for s in range(3)}) == 3

@@ -9,7 +9,7 @@ from p2pdurak.log import Appended, Rejected, sign_move
 from p2pdurak.log.fixtures import forge_entry
 from p2pdurak.peer import game
 from p2pdurak.peer.harness import Chooser, MemoryTable, play_random_game, random_chooser
-from p2pdurak.peer.messages import AbortBody, DeckStep, DeclareBody, PassBody, PlayBody
+from p2pdurak.peer.messages import DeckStep, DeclareBody, PassBody, PlayBody
 from p2pdurak.peer.peer import Peer
 from p2pdurak.peer.verify import verify_transcript_bytes
 from p2pdurak.rules import Action, Options, Pass, Play
@@ -103,7 +103,7 @@ def test_dishonest_host_appending_an_illegal_move_is_caught_by_every_peer() -> N
     faults = table.faults()
     assert len(faults) == 3 and {f.reason for f in faults} == {"wrong-key"}
     assert {f.seat for f in faults} == {0} and all(f.evidence == (entry,) for f in faults)  # the host appended it
-    report = verify_transcript_bytes(table.transcript())
+    report = verify_transcript_bytes(table.transcript(), require_proofs=False)
     assert (report.valid, report.reason, report.entry, report.seat) == (False, "wrong-key", len(table.entries) - 1, 0)
 
 
@@ -164,7 +164,7 @@ def test_a_false_declaration_loses_the_game() -> None:
         assert res is not None
         if res.forfeit == 1:
             assert res.forfeit_reason == "false-declaration"
-            report = verify_transcript_bytes(table.transcript())
+            report = verify_transcript_bytes(table.transcript(), require_proofs=False)
             assert report.result is not None and report.result.forfeit == 1
             return
     raise AssertionError("no seed gave the liar a trump")
@@ -184,19 +184,6 @@ def test_waiting_on_names_the_seat_the_game_needs() -> None:
     assert table.host_peer.waiting_on() == (opener,)
 
 
-def test_only_the_host_accuses_and_an_abort_ends_with_an_audit() -> None:
-    table = _table_in_play()
-    _refused(table, _sign(table, 1, AbortBody(2, "timeout", 0)), "not-host")
-    host = table.host_peer
-    assert isinstance(table.submit(host.abort(2, "timeout")), Appended)
-    assert all(p.phase == game.AUDIT for p in table.peers)
-    while table.step_protocol():
-        pass
-    assert all(p.over for p in table.peers if p.seat != 2)
-    report = verify_transcript_bytes(table.transcript())
-    assert report.valid and report.how == "abort" and report.result is not None and report.result.forfeit == 2
-
-
 def test_previous_durak_must_name_a_seat() -> None:
     import pytest
 
@@ -205,18 +192,3 @@ def test_previous_durak_must_name_a_seat() -> None:
     with pytest.raises(PeerFault) as info:
         MemoryTable.create(Options(players=2), seed=1, shuffle_proofs=False, previous_durak=2)
     assert info.value.reason == "bad-options"
-
-
-def test_a_seat_withholding_its_audit_can_be_named_during_the_audit() -> None:
-    table = _table_in_play()
-    host = table.host_peer
-    assert isinstance(table.submit(host.abort(None, "leaving")), Appended)
-    first = table.peers[0].protocol_move()
-    assert first is not None and isinstance(table.submit(first), Appended)  # seat 0 audits, seats 1 and 2 do not
-    _refused(table, _sign(table, 1, AbortBody(2, "silent-seat", len(table.entries))), "not-host")
-    table.peers[0].pending = None
-    assert isinstance(table.submit(host.abort(2, "silent-seat")), Appended)
-    last = table.peers[1].protocol_move()
-    assert last is not None and isinstance(table.submit(last), Appended)
-    report = verify_transcript_bytes(table.transcript())
-    assert report.valid and report.how == "abort" and report.result is not None and report.result.forfeit == 2

@@ -65,7 +65,7 @@ def test_ui_pty_whole_game(tmp_path: Path) -> None:
     finally:
         term.close()
     assert moves > 3
-    report = verify_transcript_bytes(out.read_bytes())
+    report = verify_transcript_bytes(out.read_bytes(), require_proofs=False)
     assert report.valid and report.result is not None
 
 

@@ -44,7 +44,7 @@ async def test_ui_session_reports_every_entry_in_order() -> None:
     assert len(ended) == 1
     ours = [ev.action for c in applied for ev in c.events if isinstance(ev, ActionApplied) and ev.action.seat == 1]
     assert ours  # our moves went through the log like everyone's
-    report = verify_transcript_bytes(transcript)
+    report = verify_transcript_bytes(transcript, require_proofs=False)
     assert report.valid and report.result == ended[0].result
     assert report.names[1] == "Tess"
 

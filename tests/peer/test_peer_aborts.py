@@ -1,0 +1,236 @@
+"""Who loses when a game is aborted (SPEC.md R-PEER-37..40): only what the record proves.
+
+Each test is one of issue 13's attacks, or an honest ending, on the in-memory table: the abort checks, the
+silent-seat claims and their seconds, and what `verify` says of the transcript.
+"""
+
+from __future__ import annotations
+
+from p2pdurak.crypto.group import SeededRng
+from p2pdurak.log import Appended, Rejected, sign_move
+from p2pdurak.log.fixtures import forge_entry
+from p2pdurak.peer import game
+from p2pdurak.peer.harness import MemoryTable, random_chooser
+from p2pdurak.peer.messages import AbortBody
+from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
+from p2pdurak.rules import Options, result
+from p2pdurak.wire import encode
+
+
+def _in_play(players: int = 3, seed: int = 4) -> MemoryTable:
+    table = MemoryTable.create(Options(players=players), seed=seed, shuffle_proofs=True)
+    while table.host_peer.phase != game.PLAY or table.step_protocol():
+        assert table.step_protocol() or table.host_peer.phase == game.PLAY
+    return table
+
+
+def _played_out(players: int, seed: int) -> MemoryTable:
+    """A game played to the end of the rules, stopped before the first audit."""
+    table = _in_play(players, seed)
+    rng = SeededRng(seed + 5)
+    choose = random_chooser(rng)
+    while table.host_peer.phase != game.AUDIT:
+        if table.step_protocol():
+            continue
+        peer = next(p for p in table.peers if p.legal_actions())
+        action = choose(peer, peer.legal_actions())
+        assert action is not None
+        table.submit(peer.act(action))
+    return table
+
+
+def _verify(table: MemoryTable) -> VerifyReport:
+    return verify_transcript_bytes(table.transcript())
+
+
+def _abort(table: MemoryTable, seat: int, accused: int | None, reason: str) -> Appended | Rejected:
+    return table.submit(table.peers[seat].abort(accused, reason))
+
+
+def _waited(table: MemoryTable) -> int:
+    return game.silence_candidates(table.host_peer.ctx, table.host_peer.snapshot)[0]
+
+
+def _drop_pending(table: MemoryTable) -> None:
+    for peer in table.peers:
+        peer.pending = None
+
+
+def _audit_all(table: MemoryTable, *, decline: bool = True, skip: frozenset[int] = frozenset()) -> None:
+    moved = True
+    while moved:
+        moved = False
+        for peer in table.peers:
+            if peer.seat in skip or peer.over:
+                continue
+            move = peer.protocol_move(decline=decline)
+            if move is not None:
+                table.submit(move)
+                moved = True
+
+
+def test_abort_reasons_are_a_closed_list() -> None:
+    table = _in_play()
+    outcome = _abort(table, 0, None, "timeout")
+    assert isinstance(outcome, Rejected) and outcome.reason == "bad-reason"
+
+
+def test_attack_2_naming_a_seat_the_game_does_not_wait_on_is_refused_and_a_host_that_logs_it_is_at_fault() -> None:
+    table = MemoryTable.create(Options(players=3), seed=3, shuffle_proofs=True)
+    assert table.host_peer.waiting_on() == (0,)  # the host's own shuffle is due
+    outcome = _abort(table, 0, 1, "silent-seat")
+    assert isinstance(outcome, Rejected) and outcome.reason == "not-waited-on"
+    # A lying host appends it anyway, or a free-text reason that reads like a proven fault: every peer refuses
+    # the entry, the host at fault.
+    for body, reason in ((AbortBody(1, "silent-seat", 0), "not-waited-on"), (AbortBody(1, "bad-shuffle", 0),
+                                                                             "bad-reason")):
+        forged = MemoryTable.create(Options(players=3), seed=3, shuffle_proofs=True)
+        _lying_host_appends(forged, body)
+        assert all(p.faulted is not None and p.faulted.reason == reason for p in forged.peers)
+        report = _verify(forged)
+        assert not report.valid and report.reason == reason and report.seat == 0 and report.result is None
+
+
+def _lying_host_appends(table: MemoryTable, body: AbortBody) -> None:
+    host = table.host_peer
+    move = sign_move(table.identities[0], table.genesis.hash, 0, host.counter + 1, host.chain.head, encode(body))
+    table.deliver(forge_entry(table.identities[0], len(table.entries), host.chain.head, move))
+
+
+def test_a_lying_host_naming_a_seat_not_waited_on_in_play_verifies_as_its_own_fault() -> None:
+    table = _in_play()
+    waited = set(game.silence_candidates(table.host_peer.ctx, table.host_peer.snapshot))
+    other = next(s for s in range(1, 3) if s not in waited)
+    _lying_host_appends(table, AbortBody(other, "silent-seat", 0))
+    assert all(p.faulted is not None and p.faulted.reason == "not-waited-on" for p in table.peers)
+    report = _verify(table)
+    assert not report.valid and report.reason == "not-waited-on" and report.seat == 0
+
+
+def test_leaving_is_the_leavers_own_forfeit_and_names_nobody_else() -> None:
+    table = _in_play()
+    assert isinstance(_abort(table, 1, 2, "leaving"), Rejected)
+    assert table.rejects[-1].reason == "not-self"
+    _drop_pending(table)
+    assert isinstance(_abort(table, 1, 1, "leaving"), Appended)
+    _audit_all(table, skip=frozenset({1}))
+    report = _verify(table)
+    assert report.valid and report.how == "abort" and report.result is not None
+    assert report.result.durak == 1 and report.result.forfeit_reason == "leaving"
+
+
+def test_a_silence_attested_by_every_other_seat_makes_the_silent_seat_lose() -> None:
+    table = _in_play()
+    silent = _waited(table)
+    signers = [s for s in range(3) if s != silent]
+    assert isinstance(_abort(table, signers[0], silent, "silent-seat"), Appended)
+    # The second seat's audit is held back until it signs or declines the claim.
+    assert table.peers[signers[1]].undecided_claim() is not None
+    assert table.peers[signers[1]].protocol_move() is None
+    assert isinstance(_abort(table, signers[1], silent, "silent-seat"), Appended)
+    _audit_all(table, skip=frozenset({silent}))
+    report = _verify(table)
+    assert report.valid and report.how == "abort" and report.result is not None
+    assert report.result.durak == silent and report.result.forfeit_reason == "silent-seat"
+    assert [(c.accused, c.signers, c.attested) for c in report.claims] == [(silent, tuple(signers), True)]
+
+
+def test_a_claim_one_seat_declines_makes_nobody_lose() -> None:
+    table = _in_play()
+    silent = _waited(table)
+    signers = [s for s in range(3) if s != silent]
+    assert isinstance(_abort(table, signers[0], silent, "silent-seat"), Appended)
+    _audit_all(table, decline=True)  # the other seat audits without signing; the named seat audits too
+    report = _verify(table)
+    assert report.valid and report.how == "abort" and report.result is not None
+    assert report.result.durak is None and report.result.forfeit is None
+    assert [(c.accused, c.attested) for c in report.claims] == [(silent, False)]
+    assert "unproven" in report.message
+
+
+def test_two_seats_the_hosts_word_alone_never_proves_a_silence() -> None:
+    table = _in_play(players=2, seed=6)
+    silent = _waited(table)
+    namer = 1 if silent == 0 else 0
+    assert isinstance(_abort(table, namer, silent, "silent-seat"), Appended)
+    _audit_all(table, skip=frozenset({silent}))
+    report = _verify(table)
+    assert not report.valid and report.reason == "incomplete" and report.seat == silent
+    assert report.result is None and [(c.accused, c.attested) for c in report.claims] == [(silent, False)]
+
+
+def test_attack_1_a_host_that_names_a_seat_silent_as_the_game_ends_cannot_flip_the_result() -> None:
+    for seed in range(1, 40):
+        table = _played_out(3, seed)
+        rules = table.host_peer.rules
+        assert rules is not None
+        before = result(rules)
+        target = next(s for s in range(3) if s != 0)
+        if isinstance(_abort(table, 0, target, "silent-seat"), Rejected):
+            continue
+        _audit_all(table, decline=True)  # the named seat audits at once; the third seat declines
+        report = _verify(table)
+        assert report.valid and report.how == "result" and report.result is not None
+        assert report.result == before
+        assert report.result.forfeit is None  # the rules result, nobody forfeits by the claim
+        assert [(c.accused, c.attested) for c in report.claims] == [(target, False)]
+        return
+    raise AssertionError("no seed reached the audit")
+
+
+def test_a_seat_that_withholds_its_audit_is_named_and_stays_unproven_until_every_other_seat_signs() -> None:
+    table = _played_out(3, 2)
+    _audit_all(table, skip=frozenset({2}))
+    assert table.host_peer.waiting_on() == (2,)
+    assert isinstance(_abort(table, 0, 2, "silent-seat"), Appended)
+    assert isinstance(_abort(table, 0, 2, "silent-seat"), Rejected) and table.rejects[-1].reason == "repeated-claim"
+    _drop_pending(table)
+    report = _verify(table)
+    assert not report.valid and report.reason == "incomplete" and report.seat == 2
+    assert [(c.accused, c.attested) for c in report.claims] == [(2, False)]
+    # Seat 1 audited before the claim: it may still sign it, and then the silence is proven.
+    assert isinstance(_abort(table, 1, 2, "silent-seat"), Appended)
+    report = _verify(table)
+    assert report.valid and report.result is not None and report.result.forfeit == 2
+    assert report.result.forfeit_reason == "silent-seat"
+
+
+def test_a_seat_that_withholds_its_audit_loses_when_every_other_seat_signs_before_auditing() -> None:
+    table = _played_out(3, 2)
+    first = table.peers[0].protocol_move()
+    assert first is not None and isinstance(table.submit(first), Appended)
+    assert isinstance(_abort(table, 1, 2, "silent-seat"), Appended)
+    _drop_pending(table)
+    assert isinstance(_abort(table, 0, 2, "silent-seat"), Appended)
+    _audit_all(table, skip=frozenset({2}))
+    report = _verify(table)
+    assert report.valid and report.result is not None and report.result.forfeit == 2
+
+
+def test_attack_4_not_a_card_refuted_by_a_clean_audit_is_the_claimants_fault() -> None:
+    table = _in_play()
+    assert isinstance(_abort(table, 2, None, "not-a-card"), Appended)
+    _audit_all(table)
+    report = _verify(table)
+    assert not report.valid and report.reason == "false-claim" and report.seat == 2
+    assert report.result is not None and report.result.durak == 2
+
+
+def test_not_a_card_must_accuse_nobody_and_comes_after_the_deal() -> None:
+    table = MemoryTable.create(Options(players=3), seed=3, shuffle_proofs=True)
+    outcome = _abort(table, 1, None, "not-a-card")
+    assert isinstance(outcome, Rejected) and outcome.reason == "out-of-phase"
+    table = _in_play()
+    outcome = _abort(table, 1, 1, "not-a-card")
+    assert isinstance(outcome, Rejected) and outcome.reason == "bad-field"
+
+
+def test_attack_5_a_game_without_shuffle_proofs_is_never_certified() -> None:
+    from p2pdurak.peer.harness import play_random_game
+
+    table = play_random_game(Options(deck=24, players=2), seed=3, shuffle_proofs=False)
+    report = _verify(table)
+    assert not report.valid and report.reason == "bad-options" and report.seat == table.genesis.host
+    assert report.result is None
+    replayed = verify_transcript_bytes(table.transcript(), require_proofs=False)
+    assert replayed.valid  # the game itself is sound; only its deal is unproven
