@@ -165,8 +165,10 @@ def tampered_cases(bases: dict[str, bytes]) -> list[Tampered]:
     out += _file_edit_cases(bases["plain24"])
     out += _crafted_entry_cases(bases)
     out.append(_false_declaration_case(bases))
-    from p2pdurak.conformance.accusations import accusation_cases  # it builds on this module's helpers
+    from p2pdurak.conformance.abort_cases import abort_cases  # they build on this module's helpers
+    from p2pdurak.conformance.accusations import accusation_cases
 
+    out += abort_cases(bases)
     out += accusation_cases(bases)
     return out
 
@@ -333,7 +335,7 @@ def _crafted_entry_cases(bases: dict[str, bytes]) -> list[Tampered]:
         [f.entry(f.move(0, PassBody(), seen=sha256(b"nowhere")))], invalid("unknown-seen", head, host))
     last1 = scene.table.peers[1].counter
     add(scene, "seat 1 signed a second move with a counter it used before; the host appends it", "R-LOG-18",
-        [f.entry(f.move(1, AbortBody(None, "equivocation", head), counter=last1))],
+        [f.entry(f.move(1, AbortBody(1, "leaving", head), counter=last1))],
         invalid("move-equivocation", head, 1), "AuthorFault")
     add(scene, "the host's own move whose body is GameOptions, not a move body", "R-PEER-8",
         [f.entry(f.move(0, GameOptions.of(plain.options)))], invalid("unexpected-type", head, host))
@@ -417,12 +419,12 @@ def _crafted_entry_cases(bases: dict[str, bytes]) -> list[Tampered]:
 
     # The end.
     scene = Scene.at(plain, bases["plain24"], phase_is(game.AUDIT))
-    add(scene, "the host aborts accusing nobody while the audit runs", "R-PEER-37",
-        [scene.forger.entry(scene.forger.move(0, AbortBody(None, "late", scene.length)))],
+    add(scene, "the host aborts with not-a-card while the audit runs", "R-PEER-37 (6)",
+        [scene.forger.entry(scene.forger.move(0, AbortBody(None, "not-a-card", scene.length)))],
         invalid("game-over", scene.length, host))
     scene = Scene.at_entry(plain, bases["plain24"], n)
     add(scene, "an entry after the end of the game", "R-PEER-41",
-        [scene.forger.entry(scene.forger.move(1, AbortBody(0, "late", n)))], invalid("after-end", n, host))
+        [scene.forger.entry(scene.forger.move(1, AbortBody(1, "leaving", n)))], invalid("after-end", n, host))
     return out
 
 
@@ -490,13 +492,23 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     add(scene, "seat 1 shuffles before seat 0", "R-MP-9", f.move_bytes(1, _move_of(records[1][1])[1].body),
         reject("out-of-turn"))
     add(scene, "a pass during the shuffle", "R-PEER-14", f.move(1, PassBody()), reject("out-of-phase"))
-    add(scene, "an abort that accuses seat 5 of a 2-seat game", "R-PEER-37", f.move(1, AbortBody(5, "silent", 0)),
-        reject("bad-seat"))
-    add(scene, "the host aborts before anyone shuffled, accusing seat 1", "R-PEER-37",
-        f.move(0, AbortBody(1, "silent", 0)), append())
-    add(scene, "seat 1 aborts accusing seat 0: only the host accuses another seat", "R-PEER-37",
-        f.move(1, AbortBody(0, "silent", 0)), reject("not-host"))
-    add(scene, "seat 1 aborts accusing nobody", "R-PEER-37", f.move(1, AbortBody(None, "leaving", 0)), append())
+    add(scene, "an abort that accuses seat 5 of a 2-seat game", "R-PEER-37 (2)",
+        f.move(1, AbortBody(5, "silent-seat", 0)), reject("bad-seat"))
+    add(scene, "an abort whose reason is free text (reads like a proven fault)", "R-PEER-37 (3)",
+        f.move(0, AbortBody(1, "bad-shuffle", 0)), reject("bad-abort-reason"))
+    add(scene, "waited_entries beyond the chain", "R-PEER-37 (4)",
+        f.move(0, AbortBody(0, "leaving", 1)), reject("bad-field"))
+    add(scene, "the host names seat 1 silent while the game waits on the host's own shuffle", "R-PEER-37 (5)",
+        f.move(0, AbortBody(1, "silent-seat", 0)), reject("not-waited-on"))
+    add(scene, "seat 1 names seat 0 silent: the game waits on seat 0's shuffle", "R-PEER-37 (5)",
+        f.move(1, AbortBody(0, "silent-seat", 0)), append())
+    add(scene, "seat 1 names itself silent", "R-PEER-37 (5)", f.move(1, AbortBody(1, "silent-seat", 0)),
+        reject("bad-field"))
+    add(scene, "seat 1 leaves naming seat 0", "R-PEER-37 (7)", f.move(1, AbortBody(0, "leaving", 0)),
+        reject("not-self"))
+    add(scene, "seat 1 leaves: its own forfeit", "R-PEER-37 (7)", f.move(1, AbortBody(1, "leaving", 0)), append())
+    add(scene, "not-a-card before any card was dealt", "R-PEER-37 (8)", f.move(1, AbortBody(None, "not-a-card", 0)),
+        reject("out-of-phase"))
     good = f.move(1, PassBody())
     add(scene, "a move whose author signature does not verify", "R-LOG-13",
         good[:-1] + bytes((good[-1] ^ 1,)), ignore("bad-move-signature"))
@@ -577,9 +589,11 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     add(scene, "the defender takes", "R-PEER-24", f.move(1, TakeBody()), append())
 
     scene = Scene.at(plain, bases["plain24"], phase_is(game.AUDIT))
-    add(scene, "an abort accusing nobody once the audit has begun", "R-PEER-37",
-        scene.forger.move(0, AbortBody(None, "late", 1)), reject("game-over"))
-    add(scene, "the host names a seat that has not published its audit", "R-PEER-37",
+    add(scene, "not-a-card once the audit has begun", "R-PEER-37 (6)",
+        scene.forger.move(0, AbortBody(None, "not-a-card", 1)), reject("game-over"))
+    add(scene, "leaving once the audit has begun", "R-PEER-37 (6)",
+        scene.forger.move(1, AbortBody(1, "leaving", 1)), reject("game-over"))
+    add(scene, "the host names a seat that has not published its audit", "R-PEER-37 (5)",
         scene.forger.move(0, AbortBody(1, "silent-seat", 1)), append())
     scene = Scene.at_entry(plain, bases["plain24"], n)
     add(scene, "a move after the end", "R-PEER-41", scene.forger.move(1, PassBody()), reject("game-over"))
@@ -678,8 +692,8 @@ def message_groups() -> list[Json]:
         ("a take", TakeBody()),
         ("a pass", PassBody()),
         ("a challenge of position 9", ChallengeBody(9)),
-        ("an abort accusing seat 2", AbortBody(2, "missing-key", 41)),
-        ("an abort accusing nobody", AbortBody(None, "host-timeout", 0)),
+        ("an abort naming seat 2 silent", AbortBody(2, "silent-seat", 41)),
+        ("an abort accusing nobody", AbortBody(None, "not-a-card", 0)),
     ]
     tests: list[Json] = []
     for comment, body in valid_bodies:

@@ -105,7 +105,7 @@ def _host_abort_move(table: AdversaryTable) -> Callable[[bytes], bytes]:
         peer = table.side.runner.peer
         assert peer is not None
         return sign_move(table.identities[0], peer.genesis.hash, 0, 60_000, prev,
-                         encode(AbortBody(None, "equivocation-test", 0)))
+                         encode(AbortBody(0, "leaving", 0)))
 
     return make
 
