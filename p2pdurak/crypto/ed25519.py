@@ -138,6 +138,16 @@ def forge_signature(public_key: bytes, message: bytes, tries: int = 256) -> byte
     return None
 
 
+def sign_with_identity_r(seed: bytes, public_key: bytes, message: bytes) -> bytes:
+    """The key owner's signature of `message` with R = the identity (S = k*a): the cofactorless equation holds
+    and a lax library accepts it; R-LOG-2 refuses it. For vectors and tests only."""
+    a = int.from_bytes(hashlib.sha512(seed).digest()[:32], "little")
+    a = (a & ~7 & ((1 << 254) - 1)) | (1 << 254)
+    r = encode(IDENTITY)
+    k = int.from_bytes(hashlib.sha512(r + public_key + message).digest(), "little") % L
+    return r + (k * a % L).to_bytes(32, "little")
+
+
 def _decode_loose(data: bytes) -> Point | None:
     """Decoding as a lax library does it: y taken mod p, the sign bit of x = 0 ignored."""
     n = int.from_bytes(data, "little")

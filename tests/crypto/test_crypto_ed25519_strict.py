@@ -113,13 +113,9 @@ def test_refused_as_a_key_and_as_r(key: bytes) -> None:
 
 def test_r_the_identity_is_refused_though_the_library_accepts_it() -> None:
     """A key owner can sign with R = the identity (S = k*a): the library verifies it, R-LOG-2 does not."""
-    h = hashlib.sha512(KEY.seed()).digest()
-    a = int.from_bytes(h[:32], "little")
-    a = (a & ~7 & ((1 << 254) - 1)) | (1 << 254)
-    r = (1).to_bytes(32, "little")
     msg = signed_bytes("move", MESSAGE)
-    k = int.from_bytes(hashlib.sha512(r + KEY.public + msg).digest(), "little") % ed.L
-    sig = r + (k * a % ed.L).to_bytes(32, "little")
+    sig = ed.sign_with_identity_r(KEY.seed(), KEY.public, msg)
+    assert sig[:32] == (1).to_bytes(32, "little")
     Ed25519PublicKey.from_public_bytes(KEY.public).verify(sig, msg)
     with pytest.raises(SignatureError) as info:
         verify(KEY.public, "move", MESSAGE, sig)
