@@ -133,3 +133,31 @@ def test_the_derivation_is_the_one_spec_gives() -> None:
 def proof_w0(ctx: ProofContext, xs: tuple[Point, ...], ys: tuple[Point, ...], key: Point, proof: ShuffleProof,
              perm: tuple[int, ...]) -> int:
     return batch_vector(ctx, xs, ys, key, proof.commitments)[perm[0]]
+
+
+def test_a_resumed_peer_with_the_same_seed_does_not_leak() -> None:
+    """The same attack through the peer: seat 0 makes its deck secrets from the seeded stream and saves them; it
+    crashes before its shuffle is sent; `--resume` rebuilds it with the saved secrets and the stream anew
+    (netgame/seat.py), and the shuffle it then sends must not show where a card went."""
+    from p2pdurak.crypto.deck_messages import ShuffleMsg
+    from p2pdurak.crypto.deck_messages import decode as decode_deck
+    from p2pdurak.log.messages import Move, MoveData
+    from p2pdurak.peer.harness import MemoryTable
+    from p2pdurak.peer.messages import DeckStep
+    from p2pdurak.peer.peer import Peer
+    from p2pdurak.rules import Options
+    from p2pdurak.wire import decode
+
+    table = MemoryTable.create(Options(24, 2), seed=5)
+    genesis, ids = table.genesis, table.identities
+    first = Peer(genesis, seat=0, identity=ids[0], rng=SeededRng(SEED))
+    assert first.secrets is not None
+    resumed = Peer(genesis, seat=0, identity=ids[0], secrets=first.secrets, rng=SeededRng(SEED))
+    move = resumed.protocol_move()
+    assert move is not None
+    body = decode(decode(decode(move, Move).data, MoveData).body, DeckStep)
+    msg = decode_deck(body.data, 0, 24)
+    assert isinstance(msg, ShuffleMsg)
+    proof = ShuffleProof.from_bytes(msg.proof)
+    gens = set(generators(24))
+    assert not any(c != msg.shuffle_key and (c - msg.shuffle_key) in gens for c in proof.commitments)
