@@ -8,7 +8,7 @@ list of known deviations), never a reason to change the expectation.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from p2pdurak.cards import rank_of
@@ -47,6 +47,8 @@ FLAG_NOTES = {
     "Accusation": "a transcript that ends with a seat's signed accusation that the host never appended a move "
     "(R-LOG-25, R-PEER-50, R-PEER-51): `expected.accusation` is the `accusation` object of `verify --json`, null "
     "when the record is not an authentic accusation of this game or an entry fault comes first",
+    "WeakKey": "a roster key of small order or encoded non-canonically, under which anyone makes every signature: "
+    "the genesis is refused with bad-public-key naming that seat (R-LOG-2, R-LOG-5)",
     "FalseDeclaration": "a lowest-trump declaration contradicted by a card opened later: the declarer forfeits "
     "(R-PEER-31) and the audit names it (R-PEER-39)",
 }
@@ -165,12 +167,46 @@ def tampered_cases(bases: dict[str, bytes]) -> list[Tampered]:
     out += _file_edit_cases(bases["plain24"])
     out += _crafted_entry_cases(bases)
     out.append(_false_declaration_case(bases))
+    out.append(_small_order_key_case(bases))
     from p2pdurak.conformance.abort_cases import abort_cases  # they build on this module's helpers
     from p2pdurak.conformance.accusations import accusation_cases
 
     out += abort_cases(bases)
     out += accusation_cases(bases)
     return out
+
+
+def _small_order_key_case(bases: dict[str, bytes]) -> Tampered:
+    """Issue 13 attack 6: seat 1's roster key is the identity with the sign bit set (01 00..00 80), so signatures
+    under it are made without its private key. The host forges seat 1's genesis signature and its Abort(1,
+    "leaving"), and appends that as entry 0: a lax Ed25519 verifier accepts every signature and names seat 1 the
+    durak. R-LOG-2 and R-LOG-5 refuse the key: bad-public-key, seat 1, before any entry."""
+    from p2pdurak.crypto.ed25519 import forge_signature
+    from p2pdurak.crypto.identity import signed_bytes
+    from p2pdurak.log.fixtures import forge_entry
+    from p2pdurak.log.messages import Genesis, GenesisData
+
+    scene = Scene(base_game("plain24"))
+    ids = scene.table.identities
+    key = (1 | 1 << 255).to_bytes(32, "little")
+    data = decode(records_of(bases["plain24"])[0][1], Genesis).data
+    gd = decode(data, GenesisData)
+    data = encode(replace(gd, roster=(gd.roster[0], replace(gd.roster[1], public_key=key), *gd.roster[2:])))
+
+    def forged(domain: str, message: bytes) -> bytes:
+        sig = forge_signature(key, signed_bytes(domain, message))
+        if sig is None:  # pragma: no cover - the identity accepts every try
+            raise AssertionError("no forgery")
+        return sig
+
+    genesis = encode(Genesis(data, (ids[0].sign("genesis", data), forged("genesis", data))))
+    g = sha256(data)
+    move_data = encode(MoveData(g, 1, 1, g, encode(AbortBody(1, "leaving", 0))))
+    entry = forge_entry(ids[0], 0, g, encode(Move(move_data, forged("move", move_data))))
+    records = [_payload(KIND_GENESIS, genesis), _payload(KIND_ENTRY, entry)]
+    return Tampered("plain24", "seat 1's roster key is the identity with the sign bit set; the host forges its "
+                    "genesis signature and its Abort(1, leaving)", "R-LOG-2, R-LOG-5", "WeakKey",
+                    {"records": records}, invalid("bad-public-key", None, 1))
 
 
 def _false_declaration_case(bases: dict[str, bytes]) -> Tampered:
