@@ -3,19 +3,24 @@ record proves. Built on the same base games and helpers as `crafted`."""
 
 from __future__ import annotations
 
-from p2pdurak.conformance.crafted import Tampered, _continued, _in_play, invalid
+from p2pdurak.conformance.crafted import Tampered, _continued, _in_play, _payload, invalid
 from p2pdurak.conformance.scenes import Scene, base_game
+from p2pdurak.log import KIND_GENESIS
 from p2pdurak.peer import game
+from p2pdurak.peer.harness import MemoryTable
 from p2pdurak.peer.messages import AbortBody
+from p2pdurak.rules import Options
 
 FLAG_NOTES = {
     "FalseClaim": "a not-a-card abort that a clean, complete audit refutes: the claimant is at fault and loses "
     "(R-PEER-39)",
+    "Unproven": "a genesis whose options turn the shuffle proofs off: nothing proves the deal, `verify` refuses it "
+    "(R-PEER-4, R-PEER-5)",
 }
 
 
 def abort_cases(bases: dict[str, bytes]) -> list[Tampered]:
-    out = [_false_claim(bases)]
+    out = [_false_claim(bases), _unproven_deal()]
     name = "plain24"
     scene = Scene.at(base_game(name), bases[name], _in_play)
     f = scene.forger
@@ -60,3 +65,11 @@ def _false_claim(bases: dict[str, bytes]) -> Tampered:
     return Tampered(name, "seat 1 aborts with not-a-card, but the complete audit opens every position to a card: "
                     "seat 1 made a false claim and loses", "R-PEER-37 (8), R-PEER-39", "FalseClaim",
                     _continued(bases[name], t, []), expected)
+
+
+def _unproven_deal() -> Tampered:
+    """The genesis alone, its options saying shuffle_proofs = false (every seat signed it)."""
+    table = MemoryTable.create(Options(24, 2), seed=3, shuffle_proofs=False)
+    return Tampered("plain24", "a genesis whose options turn the shuffle proofs off (signed by every seat)",
+                    "R-PEER-4, R-PEER-5", "Unproven", {"records": [_payload(KIND_GENESIS, table.genesis_bytes)]},
+                    invalid("bad-options", None, table.genesis.host))
