@@ -83,6 +83,12 @@ def unreadable(reason: str) -> Json:
     return invalid(reason, None, None, 2)
 
 
+def unfinished(expected: Json, entries: int) -> Json:
+    """R-PEER-48: `entries` counts every entry record of the file (also those after the failing one); `how` and
+    `result` are null unless every entry passed and the game is over."""
+    return {**expected, "entries": entries, "how": None, "result": None}
+
+
 # -- helpers on the bytes -------------------------------------------------------------------------------------------
 
 
@@ -295,7 +301,8 @@ def _file_edit_cases(base: bytes) -> list[Tampered]:
 
     gstart = offs[0] + 5
     add("a flipped byte in seat 1's genesis signature", "R-LOG-5",
-        {"fileEdits": [{"offset": gstart + len(genesis) - 1, "xor": 0x01}]}, invalid("bad-genesis-signature", None, 1))
+        {"fileEdits": [{"offset": gstart + len(genesis) - 1, "xor": 0x01}]},
+        unfinished(invalid("bad-genesis-signature", None, 1), n))
     name_at = gstart + genesis.index(b"Boris")
     add("a roster name changed after signing ('Boris' -> 'Coris'): seat 0's signature fails first", "R-LOG-5",
         {"fileEdits": [{"offset": name_at, "xor": 0x01}]}, invalid("bad-genesis-signature", None, 0))
@@ -313,13 +320,14 @@ def _file_edit_cases(base: bytes) -> list[Tampered]:
     add("the genesis record twice", "R-LOG-22", {"records": [0, 0, *range(1, n + 1)]}, unreadable("misplaced-genesis"))
     add("entries without a genesis", "R-LOG-22", {"records": list(range(1, n + 1))}, unreadable("missing-genesis"))
     add(f"entry {k} dropped", "R-LOG-11 (5)", {"records": [i for i in range(n + 1) if i != k + 1]},
-        invalid("wrong-seq", k, host))
+        unfinished(invalid("wrong-seq", k, host), n - 1))
     add(f"entry {k} repeated right after itself", "R-LOG-23",
-        {"records": [*range(k + 2), k + 1, *range(k + 2, n + 1)]}, invalid("duplicate-entry", k + 1, None))
+        {"records": [*range(k + 2), k + 1, *range(k + 2, n + 1)]},
+        unfinished(invalid("duplicate-entry", k + 1, None), n + 1))
     add(f"entries {k} and {k + 1} swapped", "R-LOG-11 (5)",
         {"records": [*range(k + 1), k + 2, k + 1, *range(k + 3, n + 1)]}, invalid("wrong-seq", k, host))
     add("the genesis alone: the game waits on seat 0's shuffle", "R-PEER-47", {"records": [0]},
-        invalid("incomplete", 0, 0), "Incomplete")
+        unfinished(invalid("incomplete", 0, 0), 0), "Incomplete")
     add(f"cut after entry {k - 1}, in the play: the game waits on seat {waited}", "R-PEER-47",
         {"records": list(range(k + 1))}, invalid("incomplete", k, waited), "Incomplete")
     _, last = _move_of(records[-1][1])
@@ -460,7 +468,22 @@ def _crafted_entry_cases(bases: dict[str, bytes]) -> list[Tampered]:
         invalid("game-over", scene.length, host))
     scene = Scene.at_entry(plain, bases["plain24"], n)
     add(scene, "an entry after the end of the game", "R-PEER-41",
-        [scene.forger.entry(scene.forger.move(1, AbortBody(1, "leaving", n)))], invalid("after-end", n, host))
+        [scene.forger.entry(scene.forger.move(1, AbortBody(1, "leaving", n)))],
+        unfinished(invalid("after-end", n, host), n + 1))
+    # R-PEER-49: `verdicts` lists the verdicts of every entry before the failing one, also when that is after the end.
+    from p2pdurak.peer.events import Verdict
+    from p2pdurak.peer.verify import verdict_json
+
+    cheat = base_game("cheat24")
+    n_cheat = len(records_of(bases["cheat24"])) - 1
+    scene = Scene.at_entry(cheat, bases["cheat24"], n_cheat)
+    seen = [verdict_json(e) for s, e in scene.table.events if s == host and isinstance(e, Verdict)]
+    assert seen, "the cheating game has verdicts"
+    expected = unfinished(invalid("after-end", n_cheat, host), n_cheat + 1)
+    expected["verdicts"] = seen
+    add(scene, "an entry after the end of the cheating game: the verdicts before it are still reported",
+        "R-PEER-41, R-PEER-49", [scene.forger.entry(scene.forger.move(1, AbortBody(1, "leaving", n_cheat)))], expected,
+        name="cheat24")
     return out
 
 
@@ -554,6 +577,24 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
         reject("unknown-seen"))
     add(scene, "a body with trailing bytes", "R-PEER-8", f.move_bytes(1, encode(PassBody()) + b"\x00"),
         reject("trailing-bytes"))
+    # R-PEER-14, R-MP-8, R-MP-10: a DeckStep's deck message is decoded (any kind) before its kind is matched to the
+    # phase; a shuffle's argument, whatever its length, is checked after the turn, the outputs and S.
+    shuffle0 = _move_of(records[1][1])[1].body
+    shuffle0_msg = decode(shuffle0, DeckStep).data
+    shuffle1_msg = decode(_move_of(records[2][1])[1].body, DeckStep).data
+    head = 1 + 33 * (plain.options.deck + 1)
+    add(scene, "seat 0's shuffle one byte short: its argument has the wrong length", "R-MP-8, R-SHUF-7",
+        f.move(0, DeckStep(shuffle0_msg[:-1])), reject("bad-shuffle-proof"))
+    add(scene, "seat 0's shuffle cut inside its outputs", "R-MP-8", f.move(0, DeckStep(shuffle0_msg[:head - 1])),
+        reject("bad-encoding"))
+    add(scene, "seat 1 shuffles before seat 0, its argument one byte short: the turn is checked first", "R-MP-11",
+        f.move(1, DeckStep(shuffle1_msg[:-1])), reject("out-of-turn"))
+    add(scene, "a DeckStep holding a lock message of the wrong length during the shuffle", "R-PEER-14, R-MP-10",
+        f.move(0, DeckStep(bytes((2,)) + bytes(10))), reject("bad-encoding"))
+    add(scene, "a DeckStep holding an unknown deck message kind during the shuffle", "R-PEER-14, R-MP-8",
+        f.move(0, DeckStep(bytes((9,)))), reject("bad-encoding"))
+    add(scene, "a DeckStep holding a well-formed reveal during the shuffle", "R-PEER-14",
+        f.move(0, DeckStep(RevealMsg(0, ((0, 1),)).to_bytes())), reject("out-of-phase"))
 
     scene = Scene.at(plain, bases["plain24"], phase_is(game.DEAL_ACK))
     f = scene.forger
@@ -561,6 +602,8 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     add(scene, "an ack of the wrong entry", "R-PEER-17", f.move(1, Ack(barrier + 1)), reject("wrong-ack"))
     add(scene, "deal keys before the acks", "R-PEER-16",
         f.move(0, DeckStep(RevealMsg(0, ((0, 1),)).to_bytes())), reject("out-of-phase"))
+    add(scene, "a DeckStep holding an unknown deck message kind during the acks: not decoded", "R-PEER-16",
+        f.move(0, DeckStep(bytes((9,)))), reject("out-of-phase"))
 
     scene = Scene.at(plain, bases["plain24"], lambda t: t.peers[0].phase == game.DEAL_KEYS)
     f = scene.forger
@@ -604,6 +647,8 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     add(scene, "a take with no bout open", "R-PEER-24", f.move(1, TakeBody()), reject("bout-not-open"))
     add(scene, "a show of a trump in a game without transfers", "R-PEER-23, R-RULES-37",
         f.move(1, ShowTrumpBody(plain.options.deck - 1, None)), reject("show-disabled"))
+    add(scene, "a DeckStep holding an unknown deck message kind in the play: not decoded", "R-PEER-24",
+        f.move(0, DeckStep(bytes((9,)))), reject("out-of-phase"))
     add(scene, "the opener's card", "R-PEER-23", f.move(0, PlayBody(mine[0], _key(scene, 0, mine[0]))), append())
 
     def attacked(t: MemoryTable) -> bool:
@@ -629,6 +674,10 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
         scene.forger.move(0, AbortBody(None, "not-a-card", 1)), reject("game-over"))
     add(scene, "leaving once the audit has begun", "R-PEER-37 (6)",
         scene.forger.move(1, AbortBody(1, "leaving", 1)), reject("game-over"))
+    add(scene, "a DeckStep holding an unknown deck message kind during the audit", "R-PEER-38, R-MP-8",
+        scene.forger.move(0, DeckStep(bytes((9,)))), reject("bad-encoding"))
+    add(scene, "a DeckStep holding a well-formed reveal during the audit", "R-PEER-38",
+        scene.forger.move(0, DeckStep(RevealMsg(0, ((0, 1),)).to_bytes())), reject("out-of-phase"))
     add(scene, "the host names a seat that has not published its audit", "R-PEER-37 (5)",
         scene.forger.move(0, AbortBody(1, "silent-seat", 1)), append())
     scene = Scene.at_entry(plain, bases["plain24"], n)

@@ -23,6 +23,7 @@ from p2pdurak.conformance.scenes import BASE_GAMES, BaseGame, Scene, phase_is
 from p2pdurak.conformance.transcripts import Json, rebuild, records_of, sha256_hex, verify_outcome
 from p2pdurak.log import KIND_ENTRY, KIND_GENESIS
 from p2pdurak.peer.events import Verdict
+from p2pdurak.peer.harness import MemoryTable
 from p2pdurak.peer.verify import reported_claims, result_json, verdict_json
 from p2pdurak.wire.vectors import VECTOR_DIR, main_for
 
@@ -132,13 +133,31 @@ def _aborted_games() -> list[tuple[BaseGame, Scene, str, str]]:
     out.append((base, scene, "seat 0 names seat 1 silent in the deal and seat 2 signs it too: the silence is "
                 "attested, seat 1 loses and publishes no audit", "AttestedSilence"))
 
-    base = BaseGame("leave24", "2 players, 24 cards, a seat leaves", Options(24, 2), 13, "R-PEER-37 (7)")
-    scene = Scene(base)
-    play_until(scene.table, scene.choosers, scene.rng, phase_is("play"))
-    scene.table.submit(scene.table.peers[1].abort(1, "leaving"))
-    finish(scene)
-    out.append((base, scene, "seat 1 leaves in the play: its own signed forfeit, it loses", "Leaving"))
     return out
+
+
+def _team_forfeit_game() -> tuple[BaseGame, Scene]:
+    """4 players, 24 cards, teams 2v2: once the first card is on the table, seat 2 aborts accusing itself
+    (`leaving`, its own signed forfeit); every other seat audits. R-PEER-39, R-RULES-32: its team {0, 2} loses."""
+    from p2pdurak.rules import PLAYING, Options
+
+    base = BaseGame("team24", "4 players, 24 cards, teams 2v2, seat 2 leaves in the first bout",
+                    Options(24, 4, teams="2v2"), 12, "R-PEER-39")
+    scene = Scene(base)
+    table = scene.table
+
+    def bout_open(t: MemoryTable) -> bool:
+        r = t.peers[0].rules
+        return t.peers[0].phase == "play" and r is not None and r.phase == PLAYING and bool(r.attacks)
+
+    play_until(table, scene.choosers, scene.rng, bout_open)
+    table.submit(table.peers[2].abort(2, "leaving"))
+    while table.step_protocol():
+        pass
+    assert all(p.over for p in table.peers), "the team game did not end"
+    final = table.peers[0].result
+    assert final is not None and final.durak is None and final.losing_team == (0, 2) and final.forfeit == 2
+    return base, scene
 
 
 def generate_valid() -> Json:
@@ -161,6 +180,15 @@ def generate_valid() -> Json:
                 expected={**_seat_view(scene), "claims": _claims_of(scene)},
             )
         )
+    base, scene = _team_forfeit_game()
+    tests.append(
+        _case(
+            "a team game (2v2) that seat 2 leaves in the first bout: its team {0, 2} loses, durak null, forfeit 2",
+            "R-PEER-37, R-PEER-39, R-RULES-32", "valid", ["Abort", "Leaving"], name=base.name,
+            options=base.options.describe(), input=scene.table.transcript().hex(),
+            expected={**_seat_view(scene), "claims": _claims_of(scene)},
+        )
+    )
     notes = {
         "CompleteGame": "a whole game played by honest seats: `p2pdurak verify --json` on `input` MUST print the "
         "keys of `expected` with these values (exit code 0)",

@@ -469,7 +469,18 @@ def _transcript_cases(t: Table) -> list[tuple[str, bytes]]:
     good = encode_transcript(t.genesis_bytes, e)
     flipped = bytearray(good)
     flipped[len(good) // 2] ^= 1
-    return [*_plain_transcript_cases(t, e, good, bytes(flipped)), *_accusation_transcript_cases(t, e)]
+    return [*_plain_transcript_cases(t, e, good, bytes(flipped)), *_accusation_transcript_cases(t, e),
+            *_short_file_cases(good)]
+
+
+def _short_file_cases(good: bytes) -> list[tuple[str, bytes]]:
+    """R-LOG-22: a file shorter than the 15 header bytes is `truncated` only if it is a non-empty prefix of them."""
+    return [
+        ("an empty file", b""),
+        ("three bytes that do not begin the magic", b"P2Q"),
+        ("the 14 bytes of the magic without the format byte", good[:14]),
+        ("the 15 header bytes and no record", good[:15]),
+    ]
 
 
 def _plain_transcript_cases(t: Table, e: list[bytes], good: bytes, flipped: bytes) -> list[tuple[str, bytes]]:
