@@ -125,6 +125,11 @@ def check(outcome: ScenarioOutcome) -> None:
         outcome.detected = ("not-caught", ex.seat) if found else None
         if not found:
             problems.append(f"no verdict against a false challenge by seat {ex.seat}: {report.verdicts}")
+    if ex.kind == "unproven":
+        claims = [c for c in report.claims if c.by == ex.seat and not c.attested]
+        outcome.detected = (ex.reason, ex.seat) if claims else None
+        if not claims:
+            problems.append(f"no unattested claim by seat {ex.seat}: {report.claims}")
     if ex.kind == "abort":
         res = report.result
         forfeit = (res.forfeit, res.forfeit_reason) if res is not None else None

@@ -43,7 +43,8 @@ class Expect:
     connection with `reason`; the liar reconnects and the game goes on), "ignored" (nothing is logged twice; the
     game goes on), "recovered" (the victim's client drops the connection with `reason`, reconnects, catches up; the
     game goes on), "faulted" (every honest seat in `victims` stops with a fault (`reason`, `seat`) and the entry as
-    evidence), "abort" (the game ends in an abort or forfeit naming `seat` with `reason`), "verdict" (a challenge
+    evidence), "abort" (the game ends in an abort or forfeit naming `seat` with `reason`), "unproven" (`seat`
+    makes a silent-seat claim that no honest seat signs: it makes nobody lose), "verdict" (a challenge
     verdict against `seat`, not caught; the game goes on).
     verify: what the transcript saved by the first victim verifies as: "valid" or "invalid".
     """
@@ -314,6 +315,56 @@ class BadEntrySignature(EntryView):
 
     def entry_for(self, seat: int | None, index: int, entries: list[bytes]) -> bytes | None:
         return flip_last(entries[index]) if seat == VICTIM and index == self.index else entries[index]
+
+
+def flipping_host() -> Plan:
+    """Attack 1 of issue 13: on the entry that ends the game the host names the victim silent at once, hoping to
+    make it the loser instead of the rules' durak."""
+    fired: list[int] = []
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        peer = table.side.runner.peer
+        if fired or seat != HOST or peer is None or peer.phase != game.AUDIT:
+            return
+        ending = peer.snapshot.ending
+        if ending is None or ending.kind != "result" or peer.snapshot.audited >> VICTIM & 1:
+            return
+        fired.append(index)
+
+        async def name_now() -> None:
+            table.server.append(table.host.on_silent(VICTIM))
+
+        table.spawn(name_now)
+
+    return Plan(hook=hook)
+
+
+def result_stands(table: AdversaryTable) -> list[str]:
+    """Every honest seat's transcript keeps the rules' result; the host's claim is shown unattested."""
+    problems = []
+    for seat in (LIAR, VICTIM):
+        report = table.report(seat)
+        res = report.result
+        if not report.valid or report.how != "result" or res is None or res.forfeit is not None:
+            problems.append(f"seat {seat}: the result changed: {report.how} {res}")
+        if [(c.accused, c.by, c.attested) for c in report.claims] != [(VICTIM, HOST, False)]:
+            problems.append(f"seat {seat}: the claims are {report.claims}")
+        if table.runners[seat].seconded:
+            problems.append(f"seat {seat} signed the host's claim")
+    return problems
+
+
+def not_waited_on_claim(peer: Peer, move: SignedMove) -> bool:
+    """In play, while the game does not wait on the victim."""
+    return peer.phase == game.PLAY and VICTIM not in game.silence_candidates(peer.ctx, peer.snapshot)
+
+
+def claim_victim_silent(kit: LieKit) -> list[bytes]:
+    return [kit.sign(encode(AbortBody(VICTIM, "silent-seat", 0)))]
+
+
+def void_by_not_a_card(kit: LieKit) -> list[bytes]:
+    return [kit.sign(encode(AbortBody(None, "not-a-card", 0)))]
 
 
 def colluding_host(plan: Plan) -> Plan:
@@ -680,6 +731,18 @@ SCENARIOS: tuple[Scenario, ...] = (
              lambda: Plan(options=CHEATING, seed=2, players=CHALLENGE_PLAYERS,
                           lies=lie(marked_and_defending, marked_cheat)),
              Expect("refused", "does-not-beat", LIAR)),
+    Scenario("flip-finished-game", "the host names a seat silent on the entry that ends the game",
+             ("R-PEER-38a", "R-PEER-39", "R-GAME-19"), flipping_host,
+             Expect("unproven", "silent-seat", HOST, how="result", victims=(VICTIM, LIAR)), extra=result_stands),
+    Scenario("claim-not-waited-on", "a seat names another silent while the game does not wait on it, and the host "
+             "appends it", ("R-PEER-37", "R-PEER-12"),
+             lambda: colluding_host(Plan(lies=lie(not_waited_on_claim, claim_victim_silent, then="nothing"))),
+             Expect("faulted", "not-waited-on", HOST, verify="invalid", how=None, victims=(VICTIM,))),
+    Scenario("void-by-not-a-card", "a seat aborts with not-a-card to void a game it is losing",
+             ("R-PEER-37", "R-PEER-39"),
+             lambda: Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"), void_by_not_a_card,
+                                   then="nothing")),
+             Expect("abort", "false-claim", LIAR, verify="invalid", how=None)),
     Scenario("host-illegal-move", "the host appends a move with a wrong key", ("R-PEER-10", "R-PEER-11"),
              lambda: colluding_host(Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"),
                                                   wrong_play_key))),

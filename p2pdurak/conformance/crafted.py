@@ -8,7 +8,7 @@ list of known deviations), never a reason to change the expectation.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from p2pdurak.cards import rank_of
@@ -47,6 +47,8 @@ FLAG_NOTES = {
     "Accusation": "a transcript that ends with a seat's signed accusation that the host never appended a move "
     "(R-LOG-25, R-PEER-50, R-PEER-51): `expected.accusation` is the `accusation` object of `verify --json`, null "
     "when the record is not an authentic accusation of this game or an entry fault comes first",
+    "WeakKey": "a roster key of small order or encoded non-canonically, under which anyone makes every signature: "
+    "the genesis is refused with bad-public-key naming that seat (R-LOG-2, R-LOG-5)",
     "FalseDeclaration": "a lowest-trump declaration contradicted by a card opened later: the declarer forfeits "
     "(R-PEER-31) and the audit names it (R-PEER-39)",
 }
@@ -79,6 +81,12 @@ def invalid(reason: str, entry: int | None, seat: int | None, exit_code: int = 1
 
 def unreadable(reason: str) -> Json:
     return invalid(reason, None, None, 2)
+
+
+def unfinished(expected: Json, entries: int) -> Json:
+    """R-PEER-48: `entries` counts every entry record of the file (also those after the failing one); `how` and
+    `result` are null unless every entry passed and the game is over."""
+    return {**expected, "entries": entries, "how": None, "result": None}
 
 
 # -- helpers on the bytes -------------------------------------------------------------------------------------------
@@ -165,10 +173,46 @@ def tampered_cases(bases: dict[str, bytes]) -> list[Tampered]:
     out += _file_edit_cases(bases["plain24"])
     out += _crafted_entry_cases(bases)
     out.append(_false_declaration_case(bases))
-    from p2pdurak.conformance.accusations import accusation_cases  # it builds on this module's helpers
+    out.append(_small_order_key_case(bases))
+    from p2pdurak.conformance.abort_cases import abort_cases  # they build on this module's helpers
+    from p2pdurak.conformance.accusations import accusation_cases
 
+    out += abort_cases(bases)
     out += accusation_cases(bases)
     return out
+
+
+def _small_order_key_case(bases: dict[str, bytes]) -> Tampered:
+    """Issue 13 attack 6: seat 1's roster key is the identity with the sign bit set (01 00..00 80), so signatures
+    under it are made without its private key. The host forges seat 1's genesis signature and its Abort(1,
+    "leaving"), and appends that as entry 0: a lax Ed25519 verifier accepts every signature and names seat 1 the
+    durak. R-LOG-2 and R-LOG-5 refuse the key: bad-public-key, seat 1, before any entry."""
+    from p2pdurak.crypto.ed25519 import forge_signature
+    from p2pdurak.crypto.identity import signed_bytes
+    from p2pdurak.log.fixtures import forge_entry
+    from p2pdurak.log.messages import Genesis, GenesisData
+
+    scene = Scene(base_game("plain24"))
+    ids = scene.table.identities
+    key = (1 | 1 << 255).to_bytes(32, "little")
+    data = decode(records_of(bases["plain24"])[0][1], Genesis).data
+    gd = decode(data, GenesisData)
+    data = encode(replace(gd, roster=(gd.roster[0], replace(gd.roster[1], public_key=key), *gd.roster[2:])))
+
+    def forged(domain: str, message: bytes) -> bytes:
+        sig = forge_signature(key, signed_bytes(domain, message))
+        if sig is None:  # pragma: no cover - the identity accepts every try
+            raise AssertionError("no forgery")
+        return sig
+
+    genesis = encode(Genesis(data, (ids[0].sign("genesis", data), forged("genesis", data))))
+    g = sha256(data)
+    move_data = encode(MoveData(g, 1, 1, g, encode(AbortBody(1, "leaving", 0))))
+    entry = forge_entry(ids[0], 0, g, encode(Move(move_data, forged("move", move_data))))
+    records = [_payload(KIND_GENESIS, genesis), _payload(KIND_ENTRY, entry)]
+    return Tampered("plain24", "seat 1's roster key is the identity with the sign bit set; the host forges its "
+                    "genesis signature and its Abort(1, leaving)", "R-LOG-2, R-LOG-5", "WeakKey",
+                    {"records": records}, invalid("bad-public-key", None, 1))
 
 
 def _false_declaration_case(bases: dict[str, bytes]) -> Tampered:
@@ -257,7 +301,8 @@ def _file_edit_cases(base: bytes) -> list[Tampered]:
 
     gstart = offs[0] + 5
     add("a flipped byte in seat 1's genesis signature", "R-LOG-5",
-        {"fileEdits": [{"offset": gstart + len(genesis) - 1, "xor": 0x01}]}, invalid("bad-genesis-signature", None, 1))
+        {"fileEdits": [{"offset": gstart + len(genesis) - 1, "xor": 0x01}]},
+        unfinished(invalid("bad-genesis-signature", None, 1), n))
     name_at = gstart + genesis.index(b"Boris")
     add("a roster name changed after signing ('Boris' -> 'Coris'): seat 0's signature fails first", "R-LOG-5",
         {"fileEdits": [{"offset": name_at, "xor": 0x01}]}, invalid("bad-genesis-signature", None, 0))
@@ -275,13 +320,14 @@ def _file_edit_cases(base: bytes) -> list[Tampered]:
     add("the genesis record twice", "R-LOG-22", {"records": [0, 0, *range(1, n + 1)]}, unreadable("misplaced-genesis"))
     add("entries without a genesis", "R-LOG-22", {"records": list(range(1, n + 1))}, unreadable("missing-genesis"))
     add(f"entry {k} dropped", "R-LOG-11 (5)", {"records": [i for i in range(n + 1) if i != k + 1]},
-        invalid("wrong-seq", k, host))
+        unfinished(invalid("wrong-seq", k, host), n - 1))
     add(f"entry {k} repeated right after itself", "R-LOG-23",
-        {"records": [*range(k + 2), k + 1, *range(k + 2, n + 1)]}, invalid("duplicate-entry", k + 1, None))
+        {"records": [*range(k + 2), k + 1, *range(k + 2, n + 1)]},
+        unfinished(invalid("duplicate-entry", k + 1, None), n + 1))
     add(f"entries {k} and {k + 1} swapped", "R-LOG-11 (5)",
         {"records": [*range(k + 1), k + 2, k + 1, *range(k + 3, n + 1)]}, invalid("wrong-seq", k, host))
     add("the genesis alone: the game waits on seat 0's shuffle", "R-PEER-47", {"records": [0]},
-        invalid("incomplete", 0, 0), "Incomplete")
+        unfinished(invalid("incomplete", 0, 0), 0), "Incomplete")
     add(f"cut after entry {k - 1}, in the play: the game waits on seat {waited}", "R-PEER-47",
         {"records": list(range(k + 1))}, invalid("incomplete", k, waited), "Incomplete")
     _, last = _move_of(records[-1][1])
@@ -333,7 +379,7 @@ def _crafted_entry_cases(bases: dict[str, bytes]) -> list[Tampered]:
         [f.entry(f.move(0, PassBody(), seen=sha256(b"nowhere")))], invalid("unknown-seen", head, host))
     last1 = scene.table.peers[1].counter
     add(scene, "seat 1 signed a second move with a counter it used before; the host appends it", "R-LOG-18",
-        [f.entry(f.move(1, AbortBody(None, "equivocation", head), counter=last1))],
+        [f.entry(f.move(1, AbortBody(1, "leaving", head), counter=last1))],
         invalid("move-equivocation", head, 1), "AuthorFault")
     add(scene, "the host's own move whose body is GameOptions, not a move body", "R-PEER-8",
         [f.entry(f.move(0, GameOptions.of(plain.options)))], invalid("unexpected-type", head, host))
@@ -417,12 +463,27 @@ def _crafted_entry_cases(bases: dict[str, bytes]) -> list[Tampered]:
 
     # The end.
     scene = Scene.at(plain, bases["plain24"], phase_is(game.AUDIT))
-    add(scene, "the host aborts accusing nobody while the audit runs", "R-PEER-37",
-        [scene.forger.entry(scene.forger.move(0, AbortBody(None, "late", scene.length)))],
+    add(scene, "the host aborts with not-a-card while the audit runs", "R-PEER-37 (6)",
+        [scene.forger.entry(scene.forger.move(0, AbortBody(None, "not-a-card", scene.length)))],
         invalid("game-over", scene.length, host))
     scene = Scene.at_entry(plain, bases["plain24"], n)
     add(scene, "an entry after the end of the game", "R-PEER-41",
-        [scene.forger.entry(scene.forger.move(1, AbortBody(0, "late", n)))], invalid("after-end", n, host))
+        [scene.forger.entry(scene.forger.move(1, AbortBody(1, "leaving", n)))],
+        unfinished(invalid("after-end", n, host), n + 1))
+    # R-PEER-49: `verdicts` lists the verdicts of every entry before the failing one, also when that is after the end.
+    from p2pdurak.peer.events import Verdict
+    from p2pdurak.peer.verify import verdict_json
+
+    cheat = base_game("cheat24")
+    n_cheat = len(records_of(bases["cheat24"])) - 1
+    scene = Scene.at_entry(cheat, bases["cheat24"], n_cheat)
+    seen = [verdict_json(e) for s, e in scene.table.events if s == host and isinstance(e, Verdict)]
+    assert seen, "the cheating game has verdicts"
+    expected = unfinished(invalid("after-end", n_cheat, host), n_cheat + 1)
+    expected["verdicts"] = seen
+    add(scene, "an entry after the end of the cheating game: the verdicts before it are still reported",
+        "R-PEER-41, R-PEER-49", [scene.forger.entry(scene.forger.move(1, AbortBody(1, "leaving", n_cheat)))], expected,
+        name="cheat24")
     return out
 
 
@@ -490,13 +551,23 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     add(scene, "seat 1 shuffles before seat 0", "R-MP-9", f.move_bytes(1, _move_of(records[1][1])[1].body),
         reject("out-of-turn"))
     add(scene, "a pass during the shuffle", "R-PEER-14", f.move(1, PassBody()), reject("out-of-phase"))
-    add(scene, "an abort that accuses seat 5 of a 2-seat game", "R-PEER-37", f.move(1, AbortBody(5, "silent", 0)),
-        reject("bad-seat"))
-    add(scene, "the host aborts before anyone shuffled, accusing seat 1", "R-PEER-37",
-        f.move(0, AbortBody(1, "silent", 0)), append())
-    add(scene, "seat 1 aborts accusing seat 0: only the host accuses another seat", "R-PEER-37",
-        f.move(1, AbortBody(0, "silent", 0)), reject("not-host"))
-    add(scene, "seat 1 aborts accusing nobody", "R-PEER-37", f.move(1, AbortBody(None, "leaving", 0)), append())
+    add(scene, "an abort that accuses seat 5 of a 2-seat game", "R-PEER-37 (2)",
+        f.move(1, AbortBody(5, "silent-seat", 0)), reject("bad-seat"))
+    add(scene, "an abort whose reason is free text (reads like a proven fault)", "R-PEER-37 (3)",
+        f.move(0, AbortBody(1, "bad-shuffle", 0)), reject("bad-abort-reason"))
+    add(scene, "waited_entries beyond the chain", "R-PEER-37 (4)",
+        f.move(0, AbortBody(0, "leaving", 1)), reject("bad-field"))
+    add(scene, "the host names seat 1 silent while the game waits on the host's own shuffle", "R-PEER-37 (5)",
+        f.move(0, AbortBody(1, "silent-seat", 0)), reject("not-waited-on"))
+    add(scene, "seat 1 names seat 0 silent: the game waits on seat 0's shuffle", "R-PEER-37 (5)",
+        f.move(1, AbortBody(0, "silent-seat", 0)), append())
+    add(scene, "seat 1 names itself silent", "R-PEER-37 (5)", f.move(1, AbortBody(1, "silent-seat", 0)),
+        reject("bad-field"))
+    add(scene, "seat 1 leaves naming seat 0", "R-PEER-37 (7)", f.move(1, AbortBody(0, "leaving", 0)),
+        reject("not-self"))
+    add(scene, "seat 1 leaves: its own forfeit", "R-PEER-37 (7)", f.move(1, AbortBody(1, "leaving", 0)), append())
+    add(scene, "not-a-card before any card was dealt", "R-PEER-37 (8)", f.move(1, AbortBody(None, "not-a-card", 0)),
+        reject("out-of-phase"))
     good = f.move(1, PassBody())
     add(scene, "a move whose author signature does not verify", "R-LOG-13",
         good[:-1] + bytes((good[-1] ^ 1,)), ignore("bad-move-signature"))
@@ -506,6 +577,24 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
         reject("unknown-seen"))
     add(scene, "a body with trailing bytes", "R-PEER-8", f.move_bytes(1, encode(PassBody()) + b"\x00"),
         reject("trailing-bytes"))
+    # R-PEER-14, R-MP-8, R-MP-10: a DeckStep's deck message is decoded (any kind) before its kind is matched to the
+    # phase; a shuffle's argument, whatever its length, is checked after the turn, the outputs and S.
+    shuffle0 = _move_of(records[1][1])[1].body
+    shuffle0_msg = decode(shuffle0, DeckStep).data
+    shuffle1_msg = decode(_move_of(records[2][1])[1].body, DeckStep).data
+    head = 1 + 33 * (plain.options.deck + 1)
+    add(scene, "seat 0's shuffle one byte short: its argument has the wrong length", "R-MP-8, R-SHUF-7",
+        f.move(0, DeckStep(shuffle0_msg[:-1])), reject("bad-shuffle-proof"))
+    add(scene, "seat 0's shuffle cut inside its outputs", "R-MP-8", f.move(0, DeckStep(shuffle0_msg[:head - 1])),
+        reject("bad-encoding"))
+    add(scene, "seat 1 shuffles before seat 0, its argument one byte short: the turn is checked first", "R-MP-11",
+        f.move(1, DeckStep(shuffle1_msg[:-1])), reject("out-of-turn"))
+    add(scene, "a DeckStep holding a lock message of the wrong length during the shuffle", "R-PEER-14, R-MP-10",
+        f.move(0, DeckStep(bytes((2,)) + bytes(10))), reject("bad-encoding"))
+    add(scene, "a DeckStep holding an unknown deck message kind during the shuffle", "R-PEER-14, R-MP-8",
+        f.move(0, DeckStep(bytes((9,)))), reject("bad-encoding"))
+    add(scene, "a DeckStep holding a well-formed reveal during the shuffle", "R-PEER-14",
+        f.move(0, DeckStep(RevealMsg(0, ((0, 1),)).to_bytes())), reject("out-of-phase"))
 
     scene = Scene.at(plain, bases["plain24"], phase_is(game.DEAL_ACK))
     f = scene.forger
@@ -513,6 +602,8 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     add(scene, "an ack of the wrong entry", "R-PEER-17", f.move(1, Ack(barrier + 1)), reject("wrong-ack"))
     add(scene, "deal keys before the acks", "R-PEER-16",
         f.move(0, DeckStep(RevealMsg(0, ((0, 1),)).to_bytes())), reject("out-of-phase"))
+    add(scene, "a DeckStep holding an unknown deck message kind during the acks: not decoded", "R-PEER-16",
+        f.move(0, DeckStep(bytes((9,)))), reject("out-of-phase"))
 
     scene = Scene.at(plain, bases["plain24"], lambda t: t.peers[0].phase == game.DEAL_KEYS)
     f = scene.forger
@@ -556,6 +647,8 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     add(scene, "a take with no bout open", "R-PEER-24", f.move(1, TakeBody()), reject("bout-not-open"))
     add(scene, "a show of a trump in a game without transfers", "R-PEER-23, R-RULES-37",
         f.move(1, ShowTrumpBody(plain.options.deck - 1, None)), reject("show-disabled"))
+    add(scene, "a DeckStep holding an unknown deck message kind in the play: not decoded", "R-PEER-24",
+        f.move(0, DeckStep(bytes((9,)))), reject("out-of-phase"))
     add(scene, "the opener's card", "R-PEER-23", f.move(0, PlayBody(mine[0], _key(scene, 0, mine[0]))), append())
 
     def attacked(t: MemoryTable) -> bool:
@@ -577,9 +670,15 @@ def _refused_moves(bases: dict[str, bytes]) -> list[HostCase]:
     add(scene, "the defender takes", "R-PEER-24", f.move(1, TakeBody()), append())
 
     scene = Scene.at(plain, bases["plain24"], phase_is(game.AUDIT))
-    add(scene, "an abort accusing nobody once the audit has begun", "R-PEER-37",
-        scene.forger.move(0, AbortBody(None, "late", 1)), reject("game-over"))
-    add(scene, "the host names a seat that has not published its audit", "R-PEER-37",
+    add(scene, "not-a-card once the audit has begun", "R-PEER-37 (6)",
+        scene.forger.move(0, AbortBody(None, "not-a-card", 1)), reject("game-over"))
+    add(scene, "leaving once the audit has begun", "R-PEER-37 (6)",
+        scene.forger.move(1, AbortBody(1, "leaving", 1)), reject("game-over"))
+    add(scene, "a DeckStep holding an unknown deck message kind during the audit", "R-PEER-38, R-MP-8",
+        scene.forger.move(0, DeckStep(bytes((9,)))), reject("bad-encoding"))
+    add(scene, "a DeckStep holding a well-formed reveal during the audit", "R-PEER-38",
+        scene.forger.move(0, DeckStep(RevealMsg(0, ((0, 1),)).to_bytes())), reject("out-of-phase"))
+    add(scene, "the host names a seat that has not published its audit", "R-PEER-37 (5)",
         scene.forger.move(0, AbortBody(1, "silent-seat", 1)), append())
     scene = Scene.at_entry(plain, bases["plain24"], n)
     add(scene, "a move after the end", "R-PEER-41", scene.forger.move(1, PassBody()), reject("game-over"))
@@ -678,8 +777,8 @@ def message_groups() -> list[Json]:
         ("a take", TakeBody()),
         ("a pass", PassBody()),
         ("a challenge of position 9", ChallengeBody(9)),
-        ("an abort accusing seat 2", AbortBody(2, "missing-key", 41)),
-        ("an abort accusing nobody", AbortBody(None, "host-timeout", 0)),
+        ("an abort naming seat 2 silent", AbortBody(2, "silent-seat", 41)),
+        ("an abort accusing nobody", AbortBody(None, "not-a-card", 0)),
     ]
     tests: list[Json] = []
     for comment, body in valid_bodies:

@@ -24,6 +24,7 @@ from p2pdurak.adversary.liars import SeatLie
 from p2pdurak.adversary.scenarios import (
     first_valid_play,
     flip_last,
+    flipping_host,
     in_phase,
     playing,
     swallow_first_play,
@@ -63,6 +64,7 @@ class PeerCase:
     censor: bool = False  # the host swallows the peer's first move of play (and every relay of it)
     name_silent: bool = False  # ... and 3 s later appends an abort naming the peer silent
     mesh: bool = False  # an honest case that also asks for the mesh: our seat 2 must get the peer's moves directly
+    claim_at_end: bool = False  # the host names our seat 2 silent on the entry that ends the game (R-GAME-19)
     false_reject: bool = False  # the host refuses the peer's first valid Play or Beat with a signed Reject
 
     @property
@@ -107,7 +109,7 @@ def _host_abort_move(table: AdversaryTable) -> Callable[[bytes], bytes]:
         peer = table.side.runner.peer
         assert peer is not None
         return sign_move(table.identities[0], peer.genesis.hash, 0, 60_000, prev,
-                         encode(AbortBody(None, "equivocation-test", 0)))
+                         encode(AbortBody(0, "leaving", 0)))
 
     return make
 
@@ -161,6 +163,9 @@ PEER_CASES: tuple[PeerCase, ...] = (
     PeerCase("wrong-key-in-deal", "the host's deal reveal carries a wrong key", ("R-MP-15", "R-PEER-11", "R-PEER-20"),
              Options(deck=24, players=2), host_lie=SeatLie(in_phase(game.DEAL_KEYS), wrong_reveal_key, then="withhold"),
              poison=_forced_index),
+    PeerCase("premature-claim", "three seats; as the game ends the host names our seat 2 silent at once: the peer "
+             "must not sign that claim, and the rules' result must stand", ("R-PEER-38a", "R-GAME-19"),
+             Options(deck=24, players=3), claim_at_end=True),
     PeerCase("censored-move", "the host answers the peer's first move of play as received and never logs it",
              ("R-GAME-15", "R-GAME-16", "R-GAME-17"), Options(deck=24, players=2), censor=True),
     PeerCase("silenced-seat", "as censored-move, then 3 s later the host names the peer silent (an abort)",
@@ -209,7 +214,8 @@ async def run_peer_case(case: PeerCase, command: str, workdir: Path, *, timeout:
                         window: float = 3.0, seed: int = 1) -> PeerCaseResult:
     started = time.perf_counter()
     plan = Plan(options=case.options, seed=seed, shuffle_proofs=case.shuffle_proofs, move_timeout=15.0,
-                lies={0: case.host_lie} if case.host_lie is not None else {}, view=case.view)
+                lies={0: case.host_lie} if case.host_lie is not None else {}, view=case.view,
+                hook=flipping_host().hook if case.claim_at_end else None)
     table = await open_table(plan, workdir / "ours", PEER_CONFIG)
     if case.host_lie is not None:
         table.host.unchecked = _unchecked_own(table)
@@ -230,6 +236,7 @@ async def run_peer_case(case: PeerCase, command: str, workdir: Path, *, timeout:
     verdict = ""
     with out_path.open("wb") as out, trio.move_on_after(timeout) as overall:
         async with trio.open_nursery() as nursery:
+            table.nursery = nursery  # (a case's hook may spawn our side's lies)
             side = table.side
             nursery.start_soon(side.server.serve, side.listeners)
             nursery.start_soon(side.app.arm_when_started)
@@ -301,6 +308,10 @@ async def _watch(case: PeerCase, table: AdversaryTable, window: float) -> str:
             return f"the game ended by {report.how} (seat {who} forfeited)"
         if case.mesh:
             return _mesh_verdict(table)
+        if case.claim_at_end:
+            claims = [(c.accused, c.by, c.signers, c.attested) for c in report.claims]
+            if claims != [(2, 0, (0,), False)]:
+                return f"the host's early claim on seat 2 was signed or is missing: {claims}"
         return "ok"
     if case.censor:
         return await _watch_censored(table, case.name_silent)

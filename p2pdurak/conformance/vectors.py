@@ -23,7 +23,8 @@ from p2pdurak.conformance.scenes import BASE_GAMES, BaseGame, Scene, phase_is
 from p2pdurak.conformance.transcripts import Json, rebuild, records_of, sha256_hex, verify_outcome
 from p2pdurak.log import KIND_ENTRY, KIND_GENESIS
 from p2pdurak.peer.events import Verdict
-from p2pdurak.peer.verify import result_json, verdict_json
+from p2pdurak.peer.harness import MemoryTable
+from p2pdurak.peer.verify import reported_claims, result_json, verdict_json
 from p2pdurak.wire.vectors import VECTOR_DIR, main_for
 
 VALID_FILE = "transcript-valid.json"
@@ -80,21 +81,82 @@ def _seat_view(scene: Scene) -> Json:
     }
 
 
-def _aborted_game() -> tuple[BaseGame, Scene]:
-    """2 players, 36 cards: seat 0 publishes its deal keys, seat 1 does not; seat 0 aborts accusing seat 1."""
+def _claims_of(scene: Scene) -> list[Json]:
+    peer = scene.table.peers[scene.table.genesis.host]
+    return [c.to_json() for c in reported_claims(peer)]
+
+
+def _aborted_games() -> list[tuple[BaseGame, Scene, str, str]]:
+    """Games ended by an abort (R-PEER-37..R-PEER-40): who loses is only what the record proves."""
     from p2pdurak.rules import Options
 
-    base = BaseGame("abort36", "2 players, 36 cards, aborted in the deal", Options(36, 2), 11, "R-PEER-40")
+    out: list[tuple[BaseGame, Scene, str, str]] = []
+
+    def in_deal_keys(base: BaseGame) -> Scene:
+        scene = Scene(base)
+        play_until(scene.table, scene.choosers, scene.rng, phase_is("deal-keys"))
+        keys = scene.table.peers[0].protocol_move()
+        assert keys is not None
+        scene.table.submit(keys)
+        return scene
+
+    def finish(scene: Scene) -> None:
+        table = scene.table
+        moved = True
+        while moved:
+            moved = False
+            for peer in table.peers:
+                move = peer.protocol_move(decline=True)
+                if move is not None:
+                    table.submit(move)
+                    moved = True
+        assert all(p.over for p in table.peers), "the aborted game did not end"
+
+    base = BaseGame("abort24", "2 players, 24 cards, aborted in the deal", Options(24, 2), 11, "R-PEER-38a")
+    scene = in_deal_keys(base)
+    scene.table.submit(scene.table.peers[0].abort(1, "silent-seat"))
+    finish(scene)
+    out.append((base, scene, "seat 0 names seat 1 silent in the deal; at a table of two nobody can attest it: seat 1 "
+                "audits, and nobody loses", "UnprovenClaim"))
+
+    base = BaseGame("silent24x3", "3 players, 24 cards, a silent seat in the deal", Options(24, 3), 12,
+                    "R-PEER-38a")
+    scene = in_deal_keys(base)
+    scene.table.submit(scene.table.peers[0].abort(1, "silent-seat"))
+    scene.table.submit(scene.table.peers[2].abort(1, "silent-seat"))
+    table = scene.table
+    for seat in (0, 2):
+        move = table.peers[seat].protocol_move()
+        assert move is not None
+        table.submit(move)
+    assert all(p.over for p in table.peers), "the attested game did not end"
+    out.append((base, scene, "seat 0 names seat 1 silent in the deal and seat 2 signs it too: the silence is "
+                "attested, seat 1 loses and publishes no audit", "AttestedSilence"))
+
+    return out
+
+
+def _team_forfeit_game() -> tuple[BaseGame, Scene]:
+    """4 players, 24 cards, teams 2v2: once the first card is on the table, seat 2 aborts accusing itself
+    (`leaving`, its own signed forfeit); every other seat audits. R-PEER-39, R-RULES-32: its team {0, 2} loses."""
+    from p2pdurak.rules import PLAYING, Options
+
+    base = BaseGame("team24", "4 players, 24 cards, teams 2v2, seat 2 leaves in the first bout",
+                    Options(24, 4, teams="2v2"), 12, "R-PEER-39")
     scene = Scene(base)
     table = scene.table
-    play_until(table, scene.choosers, scene.rng, phase_is("deal-keys"))
-    keys = table.peers[0].protocol_move()
-    assert keys is not None
-    table.submit(keys)
-    table.submit(table.peers[0].abort(1, "missing-key"))
+
+    def bout_open(t: MemoryTable) -> bool:
+        r = t.peers[0].rules
+        return t.peers[0].phase == "play" and r is not None and r.phase == PLAYING and bool(r.attacks)
+
+    play_until(table, scene.choosers, scene.rng, bout_open)
+    table.submit(table.peers[2].abort(2, "leaving"))
     while table.step_protocol():
         pass
-    assert all(p.over for p in table.peers), "the aborted game did not end"
+    assert all(p.over for p in table.peers), "the team game did not end"
+    final = table.peers[0].result
+    assert final is not None and final.durak is None and final.losing_team == (0, 2) and final.forfeit == 2
     return base, scene
 
 
@@ -110,19 +172,31 @@ def generate_valid() -> Json:
                 expected=_seat_view(scene),
             )
         )
-    base, scene = _aborted_game()
+    for base, scene, comment, flag in _aborted_games():
+        tests.append(
+            _case(
+                f"an aborted game: {comment}", f"R-PEER-37..R-PEER-40, {base.spec}", "valid", ["Abort", flag],
+                name=base.name, options=base.options.describe(), input=scene.table.transcript().hex(),
+                expected={**_seat_view(scene), "claims": _claims_of(scene)},
+            )
+        )
+    base, scene = _team_forfeit_game()
     tests.append(
         _case(
-            "an aborted game: seat 0 accuses seat 1 of withholding its deal keys; seat 0's audit follows",
-            "R-PEER-37, R-PEER-38, R-PEER-40", "valid", ["Abort"], name=base.name, options=base.options.describe(),
-            input=scene.table.transcript().hex(), expected=_seat_view(scene),
+            "a team game (2v2) that seat 2 leaves in the first bout: its team {0, 2} loses, durak null, forfeit 2",
+            "R-PEER-37, R-PEER-39, R-RULES-32", "valid", ["Abort", "Leaving"], name=base.name,
+            options=base.options.describe(), input=scene.table.transcript().hex(),
+            expected={**_seat_view(scene), "claims": _claims_of(scene)},
         )
     )
     notes = {
         "CompleteGame": "a whole game played by honest seats: `p2pdurak verify --json` on `input` MUST print the "
         "keys of `expected` with these values (exit code 0)",
-        "Abort": "an abort entry ends the game; the accused seat publishes no audit; the result records the "
-        "accusation as a forfeit",
+        "Abort": "an abort entry ends the game; who loses is only what the record proves (R-PEER-40)",
+        "UnprovenClaim": "a silent-seat claim not signed by every other seat: it makes nobody lose",
+        "AttestedSilence": "a silent-seat claim signed by every seat but the accused (at least two): the accused "
+        "loses and owes no audit",
+        "Leaving": "an abort naming its own author with reason leaving: the author's own forfeit",
         "expected": "a subset of the `verify --json` object (SPEC.md R-PEER-49): valid, reason, entry, seat, how, "
         "entries, result, verdicts; exitCode is the exit status of `verify`",
     }
@@ -164,7 +238,10 @@ def generate_tampered(valid: Json) -> Json:
         "(R-PEER-12)",
     }
     flags = sorted({t.flag for t in crafted.tampered_cases(bases)})
-    notes.update({f: crafted.FLAG_NOTES[f] for f in flags if f in crafted.FLAG_NOTES})
+    from p2pdurak.conformance.abort_cases import FLAG_NOTES as ABORT_NOTES
+
+    flag_notes = {**crafted.FLAG_NOTES, **ABORT_NOTES}
+    notes.update({f: flag_notes[f] for f in flags if f in flag_notes})
     return _file(
         "p2pdurak transcripts (tampered)", "SPEC.md 7.7, 8.4, 8.14", notes,
         [{"type": "TamperedTranscript", "tests": tests}], bases=bases_ref(valid),

@@ -11,12 +11,11 @@ from pathlib import Path
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from p2pdurak.crypto.ed25519 import is_strict_encoding, is_strict_point
 from p2pdurak.crypto.group import Rng
 from p2pdurak.errors import LocalError, PeerFault
 
-_ED_P = 2**255 - 19
 _ED_L = 2**252 + 27742317777372353535851937790883648493
-_IDENTITY_ENCODING = (1).to_bytes(32, "little")
 
 # Signing domains (SPEC.md R-LOG-2). A signature in one domain never verifies in another.
 DOMAINS = frozenset({"genesis", "move", "entry", "hello", "reject", "ack", "abort", "accusation"})
@@ -24,10 +23,6 @@ DOMAINS = frozenset({"genesis", "move", "entry", "hello", "reject", "ack", "abor
 
 class SignatureError(PeerFault):
     """A signature or public key that does not verify (reasons: bad-signature, bad-public-key)."""
-
-
-def _canonical_point(data: bytes) -> bool:
-    return (int.from_bytes(data, "little") & ((1 << 255) - 1)) < _ED_P and data != _IDENTITY_ENCODING
 
 
 def signed_bytes(domain: str, message: bytes) -> bytes:
@@ -38,8 +33,10 @@ def signed_bytes(domain: str, message: bytes) -> bytes:
 
 
 def check_public_key(data: bytes, seat: int | None = None) -> Ed25519PublicKey:
-    if type(data) is not bytes or len(data) != 32 or not _canonical_point(data):
-        raise SignatureError("bad-public-key", "not a canonical Ed25519 public key", seat=seat)
+    """R-LOG-2: 32 bytes, the canonical encoding of a curve point (y < p, no sign bit on x = 0), not of small
+    order (a small-order key lets anyone forge its signatures)."""
+    if type(data) is not bytes or len(data) != 32 or not is_strict_point(data):
+        raise SignatureError("bad-public-key", "not a canonical Ed25519 public key of large order", seat=seat)
     try:
         return Ed25519PublicKey.from_public_bytes(data)
     except ValueError as exc:
@@ -47,13 +44,13 @@ def check_public_key(data: bytes, seat: int | None = None) -> Ed25519PublicKey:
 
 
 def verify(public_key: bytes, domain: str, message: bytes, signature: bytes, seat: int | None = None) -> None:
-    """Strict RFC 8032 verification: 64 bytes, canonical R and A, S < L."""
+    """Strict RFC 8032 verification (R-LOG-2): 64 bytes, A and R canonical and not of small order, S < L."""
     key = check_public_key(public_key, seat)
     if (
         type(signature) is not bytes
         or len(signature) != 64
         or int.from_bytes(signature[32:], "little") >= _ED_L
-        or not _canonical_point(signature[:32])
+        or not is_strict_encoding(signature[:32])
     ):
         raise SignatureError("bad-signature", "malformed signature", seat=seat)
     try:

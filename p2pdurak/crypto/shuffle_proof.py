@@ -21,7 +21,6 @@ from p2pdurak.crypto.group import (
     base_mul,
     hash_to_point,
     hash_to_scalar,
-    random_scalar,
     scalar_from_bytes,
     scalar_to_bytes,
 )
@@ -32,6 +31,8 @@ TAG_GENERATOR = b"p2pdurak/v1/shuffle-gen"
 TAG_BATCH = b"p2pdurak/v1/shuffle-batch"
 TAG_BATCH_ITEM = b"p2pdurak/v1/shuffle-batch-item"
 TAG_CHALLENGE = b"p2pdurak/v1/shuffle"
+TAG_NONCE = b"p2pdurak/v1/shuffle-nonce"
+TAG_NONCE_ITEM = b"p2pdurak/v1/shuffle-nonce-item"
 
 REASON = "bad-shuffle-proof"
 WITNESS_REASON = "bad-shuffle-witness"
@@ -153,6 +154,37 @@ def batch_vector(
     return [hash_to_scalar(TAG_BATCH_ITEM, (seed, _u32(j))) for j in range(d)]
 
 
+def nonce_seed(
+    ctx: ProofContext,
+    inputs: Sequence[Point],
+    outputs: Sequence[Point],
+    S: Point,
+    s: int,
+    witness: bytes,
+    rng: Rng,
+) -> bytes:
+    """The hedge of every prover nonce (SPEC.md R-SHUF-4): 32 fresh rng bytes hashed with the witness and the
+    statement, once per proof attempt. A repeating rng (a seat resumed with the same --seed) then repeats nonces
+    only for the same witness and statement, where it repeats the whole proof and so gives nothing away."""
+    d = len(inputs)
+    statement = (p.to_bytes() for p in (*inputs, *outputs, S))
+    parts = [rng(32), scalar_to_bytes(s), witness, ctx.encode(), _u32(d), *statement]
+    return scalar_to_bytes(hash_to_scalar(TAG_NONCE, parts))
+
+
+def permutation_witness(perm: Sequence[int]) -> bytes:
+    """perm as the nonce hash reads it: u32(perm(0)) || ... || u32(perm(D-1))."""
+    return b"".join(_u32(j) for j in perm)
+
+
+def nonce(seed: bytes, index: int) -> int:
+    """Nonce number `index` of the attempt: Hs(TAG_NONCE_ITEM; seed, u32(index)), never 0 (then start again)."""
+    k = hash_to_scalar(TAG_NONCE_ITEM, (seed, _u32(index)))
+    if k == 0:  # pragma: no cover - probability about 2^-256
+        raise _Degenerate
+    return k
+
+
 def _challenge(
     ctx: ProofContext,
     inputs: Sequence[Point],
@@ -193,7 +225,8 @@ def prove_shuffle(
 
 
 class _Degenerate(Exception):
-    """A value the proof must publish came out as the identity (probability about 2^-256): draw fresh nonces."""
+    """A nonce came out as 0 or a value the proof must publish as the identity (probability about 2^-256): start
+    again with fresh rng bytes."""
 
 
 def _must(point: Point | None) -> Point:
@@ -237,14 +270,18 @@ def _attempt(
     for i, j in enumerate(perm):
         rows_of[j].append(i)
 
+    # Every nonce hedged: hash of fresh rng bytes, the witness and the statement, then one index per nonce.
+    seed = nonce_seed(ctx, inputs, outputs, S, s, permutation_witness(perm), rng)
+    nonces = [nonce(seed, k) for k in range(4 * d + 4)]
+
     # Round 1: commit to the permutation matrix, column by column.
-    r = [random_scalar(rng) for _ in range(d)]
+    r = nonces[:d]
     commitments = [_must(lincomb((), base=r[j], plus=[gens[i] for i in rows_of[j]])) for j in range(d)]
     e = batch_vector(ctx, inputs, outputs, S, commitments)
     w = [e[perm[i]] for i in range(d)]  # the permuted batching vector: C_w = sum e_j c_j opens to w
 
     # Round 2: the product chain chat_i = rhat_i*G + w_i*chat_{i-1}; chat_{D-1} = r_prod*G + (prod w)*h.
-    rhat = [random_scalar(rng) for _ in range(d)]
+    rhat = nonces[d : 2 * d]
     chain: list[Point] = []
     previous, r_prod = h, 0
     for i in range(d):
@@ -255,9 +292,9 @@ def _attempt(
     r_open = sum(ej * rj for ej, rj in zip(e, r, strict=True)) % N
 
     # Round 3: the sigma protocol; z_perm answers for w in the opening, output and chain equations alike.
-    o_row, o_prod, o_open, o_key = (random_scalar(rng) for _ in range(4))
-    o_perm = [random_scalar(rng) for _ in range(d)]
-    o_chain = [random_scalar(rng) for _ in range(d)]
+    o_row, o_prod, o_open, o_key = nonces[2 * d : 2 * d + 4]
+    o_perm = nonces[2 * d + 4 : 3 * d + 4]
+    o_chain = nonces[3 * d + 4 :]
     t_row = _must(lincomb((), base=o_row))
     t_prod = _must(lincomb((), base=o_prod))
     t_open = _must(lincomb(zip(o_perm, gens, strict=True), base=o_open))

@@ -26,6 +26,7 @@ from p2pdurak.crypto.group import (
     hash_to_point,
     random_permutation,
     random_scalar,
+    scalar_to_bytes,
 )
 from p2pdurak.crypto.shuffle_lincomb import lincomb
 from p2pdurak.crypto.shuffle_proof import (
@@ -35,6 +36,8 @@ from p2pdurak.crypto.shuffle_proof import (
     _challenge,
     batch_vector,
     generators,
+    nonce,
+    nonce_seed,
     product_base,
     prove_shuffle,
     verify_shuffle,
@@ -78,6 +81,15 @@ def permutation_columns(perm: Sequence[int]) -> list[list[tuple[int, int]]]:
     return columns
 
 
+def _matrix_witness(columns: Columns) -> bytes:
+    """The committed matrix as the forger's nonce hash reads it: per column u32(count), then u32(i) || sc(M_ij)."""
+    out = b""
+    for column in columns:
+        out += len(column).to_bytes(4, "big")
+        out += b"".join(i.to_bytes(4, "big") + scalar_to_bytes(k % N) for i, k in column)
+    return out
+
+
 def forge_proof(
     ctx: ProofContext,
     inputs: Sequence[Point],
@@ -100,14 +112,16 @@ def forge_proof(
             raise ValueError("forgery hit the identity; use another seed")
         return p
 
-    r = [random_scalar(rng) for _ in range(d)]
+    seed = nonce_seed(ctx, inputs, outputs, S, s, _matrix_witness(columns), rng)  # hedged like the prover's
+    nonces = [nonce(seed, k) for k in range(4 * d + 4)]
+    r = nonces[:d]
     commitments = [point(lincomb([(k, gens[i]) for i, k in columns[j]], base=r[j])) for j in range(d)]
     e = batch_vector(ctx, inputs, outputs, S, commitments)
     w = [0] * d
     for j, column in enumerate(columns):
         for i, k in column:
             w[i] = (w[i] + k * e[j]) % N
-    rhat = [random_scalar(rng) for _ in range(d)]
+    rhat = nonces[d : 2 * d]
     chain: list[Point] = []
     previous, r_prod = h, 0
     for i in range(d):
@@ -117,9 +131,9 @@ def forge_proof(
     r_row = sum(r) % N
     r_open = sum(ej * rj for ej, rj in zip(e, r, strict=True)) % N
 
-    o_row, o_prod, o_open, o_key = (random_scalar(rng) for _ in range(4))
-    o_perm = [random_scalar(rng) for _ in range(d)]
-    o_chain = [random_scalar(rng) for _ in range(d)]
+    o_row, o_prod, o_open, o_key = nonces[2 * d : 2 * d + 4]
+    o_perm = nonces[2 * d + 4 : 3 * d + 4]
+    o_chain = nonces[3 * d + 4 :]
     ts = [
         point(lincomb((), base=o_row)),
         point(lincomb((), base=o_prod)),

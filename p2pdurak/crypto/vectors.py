@@ -268,10 +268,33 @@ def setup_file() -> Json:
     swapped = shuffle1[:34] + shuffle1[67:100] + shuffle1[34:67] + shuffle1[100:]
     tampered("seat 1 shuffle outputs swapped after proving", "ShuffleProof", 1, swapped, stop=True)
     tampered("seat 1 publishes S = G", "ShuffleKey", 1, shuffle1[:1] + G.to_bytes() + shuffle1[34:], stop=True)
+    # R-MP-8, R-SHUF-7: the bytes after S and the D outputs are the argument, whatever their number; its length is
+    # checked with the argument (R-MP-11 d), after the outputs and S (R-MP-11 b, c). Fewer bytes than S and the
+    # outputs need is a decoding fault, found before any check of the step.
+    head = 1 + 33 * (params.size + 1)
+    tampered("seat 1 shuffle one byte short (the argument is 130*D+159 bytes)", "ShuffleProof", 1, shuffle1[:-1],
+             stop=True)
+    tampered("seat 1 shuffle with one byte more (the argument is 130*D+161 bytes)", "ShuffleProof", 1,
+             shuffle1 + b"\x00", stop=True)
+    tampered("seat 1 shuffle without its argument", "ShuffleProof", 1, shuffle1[:head], stop=True)
+    tampered("seat 1 shuffle cut inside its last output point", "Encoding", 1, shuffle1[:head - 1], stop=True)
+    tampered("seat 1 shuffle cut inside its outputs, output 0 not a point", "Encoding", 1,
+             junk[:head - 1], stop=True)
+    tampered("seat 1 shuffle repeats an output point and its argument is one byte short", "Duplicate", 1,
+             dup[:-1], stop=True)
+    tampered("seat 1 shuffle output 0 is not a point and its argument is one byte short", "InvalidPoint", 1,
+             junk[:-1], stop=True)
     lock2 = bodies[5][1]
     bad_z = bytearray(lock2)
     bad_z[1 + 130 * 4 + 127] ^= 1
     tampered("seat 2 lock proof of position 4 altered", "LockProof", 5, bytes(bad_z), stop=True)
+    # R-MP-8: a lock's length is checked first; then its fields in byte order, position by position.
+    tampered("seat 2 lock one byte short", "Encoding", 5, lock2[:-1], stop=True)
+    mixed = bytearray(lock2)
+    mixed[1 + 66:1 + 98] = bytes(32)  # c of position 0 is 0
+    mixed[1 + 130:1 + 163] = b"\x02" + b"\xff" * 32  # y of position 1 is not a point
+    tampered("seat 2 lock: c of position 0 is 0, y of position 1 is not a point", "ScalarRange", 5, bytes(mixed),
+             stop=True)
     moved = lock2[:1] + lock2[131:261] + lock2[1:131] + lock2[261:]
     tampered("seat 2 lock entries of positions 0 and 1 swapped", "LockProof", 5, moved, stop=True)
     reveal = bodies[6][1]  # seat 0 publishes its trump key
@@ -279,6 +302,10 @@ def setup_file() -> Json:
     tampered("seat 0 publishes a wrong trump key", "WrongKey", 6, wrong, stop=True)
     tampered("seat 2 publishes a key before it has locked", "EarlyReveal", 5, reveal, stop=True)
     tampered("seat 1 shuffles again instead of locking", "OutOfTurn", 4, shuffle1, stop=True)
+    tampered("seat 1 shuffles again instead of locking, its argument one byte short", "OutOfTurn", 4,
+             shuffle1[:-1], stop=True)
+    tampered("seat 1 shuffles again instead of locking, cut inside its outputs", "Encoding", 4, shuffle1[:head - 1],
+             stop=True)
     audit0 = next(b for s, b in bodies if s == 0 and b[0] == 4)
     index0 = bodies.index((0, audit0))
     bad_secret = audit0[:1] + scalar_to_bytes((int.from_bytes(audit0[1:33], "big") + 1) % N) + audit0[33:]
@@ -303,7 +330,7 @@ def setup_file() -> Json:
         "InvalidPoint": "invalid-point", "Duplicate": "duplicate-point", "ShuffleProof": "bad-shuffle-proof",
         "ShuffleKey": "bad-shuffle-key", "LockProof": "bad-lock-proof", "WrongKey": "wrong-key",
         "EarlyReveal": "early-reveal", "OutOfTurn": "out-of-turn", "AuditSecret": "bad-audit-secret",
-        "AuditIncomplete": "incomplete-audit",
+        "AuditIncomplete": "incomplete-audit", "Encoding": "bad-encoding", "ScalarRange": "invalid-scalar",
     }
     return _file("p2pdurak deck setup, 3 players, 36 cards", "SPEC.md 4", notes, [group])
 

@@ -11,7 +11,8 @@ from dataclasses import replace
 from typing import Any
 
 from p2pdurak import PROTOCOL_VERSION, SUITE
-from p2pdurak.crypto.identity import Identity
+from p2pdurak.crypto import ed25519
+from p2pdurak.crypto.identity import Identity, SignatureError, signed_bytes, verify
 from p2pdurak.errors import DurakError, LocalError, PeerFault
 from p2pdurak.log.accusation import Accusation, AccusationData, RejectedMove
 from p2pdurak.log.dlog import (
@@ -266,6 +267,7 @@ def _genesis_cases() -> list[dict[str, Any]]:
             "bad-public-key",
             1,
         ),
+        *_small_order_roster_cases(t),
         ("a byte after the genesis", t.genesis_bytes + b"\x00", "trailing-bytes", None),
         ("a Move where the genesis belongs", t.move(0, 1, t.genesis.hash, b""), "unexpected-type", None),
     ]
@@ -279,6 +281,90 @@ def _genesis_cases() -> list[dict[str, Any]]:
             case.update(result="invalid", reason=result, seat=seat)
         out.append(case)
     return out
+
+
+# Small-order Ed25519 encodings (R-LOG-2), each with what it is; all are read as small-order points by a lax
+# decoder, and under each of them `ed25519.forge_signature` makes a signature that such a decoder accepts.
+_ORDER_8 = (
+    bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),
+    bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"),
+)
+SMALL_ORDER_KEYS: tuple[tuple[str, bytes], ...] = (
+    ("the identity with the sign bit set", (1 | 1 << 255).to_bytes(32, "little")),
+    ("the point of order 2", (ed25519.P - 1).to_bytes(32, "little")),
+    ("the point of order 2 with the sign bit set", (ed25519.P - 1 | 1 << 255).to_bytes(32, "little")),
+    ("a point of order 4", bytes(32)),
+    ("a point of order 4 encoded with y = p", ed25519.P.to_bytes(32, "little")),
+    ("a point of order 8", _ORDER_8[0]),
+    ("the other point of order 8 of that y", _ORDER_8[0][:31] + bytes((_ORDER_8[0][31] | 0x80,))),
+    ("a point of order 8 of the other y", _ORDER_8[1]),
+    ("the identity encoded with y = p + 1", (ed25519.P + 1).to_bytes(32, "little")),
+)  # fmt: skip
+
+
+def _forged(key: bytes, domain: str, message: bytes) -> bytes:
+    sig = ed25519.forge_signature(key, signed_bytes(domain, message))
+    if sig is None:
+        raise AssertionError(f"no forgery under {key.hex()}")
+    return sig
+
+
+def _r_identity_signature(identity: Identity, domain: str, message: bytes) -> bytes:
+    return ed25519.sign_with_identity_r(identity.seed(), identity.public, signed_bytes(domain, message))
+
+
+def _small_order_roster_cases(t: Table) -> list[tuple[str, bytes, str, int | None]]:
+    """Seat 1's key replaced by a small-order encoding and its genesis signature forged without a private key:
+    every signature holds in a lax verifier, the roster check refuses seat 1. Then seat 1's own key with an
+    R = identity signature."""
+    ids, d = t.identities, t.genesis.data
+    out: list[tuple[str, bytes, str, int | None]] = []
+    for what, key in SMALL_ORDER_KEYS:
+        data = encode(replace(d, roster=(d.roster[0], replace(d.roster[1], public_key=key), d.roster[2])))
+        sigs = (ids[0].sign("genesis", data), _forged(key, "genesis", data), ids[2].sign("genesis", data))
+        out.append((f"seat 1's key is {what}, its signature forged", encode(Genesis(data, sigs)), "bad-public-key", 1))
+    data = encode(d)
+    sigs = (ids[0].sign("genesis", data), _r_identity_signature(ids[1], "genesis", data), ids[2].sign("genesis", data))
+    out.append(("seat 1 signed with R = the identity", encode(Genesis(data, sigs)), "bad-genesis-signature", 1))
+    return out
+
+
+def _signature_cases() -> list[tuple[str, bytes, str, bytes, bytes, str]]:
+    """Ed25519 under R-LOG-2: (comment, public key, domain, message, signature, result or reason)."""
+    ident = Identity.from_seed(bytes(range(32)))
+    msg = b"p2pdurak signature vector"
+    good = ident.sign("move", msg)
+    s_plus_l = (int.from_bytes(good[32:], "little") + ed25519.L).to_bytes(32, "little")
+    off_curve = next(e for y in range(2, 100) if ed25519.decode(e := y.to_bytes(32, "little")) is None)
+    out = [
+        ("a valid signature", ident.public, "move", msg, good, "valid"),
+        ("the same signature in another domain", ident.public, "entry", msg, good, "bad-signature"),
+        ("S + L in place of S", ident.public, "move", msg, good[:32] + s_plus_l, "bad-signature"),
+        ("R = the identity, made by the key's owner", ident.public, "move", msg,
+         _r_identity_signature(ident, "move", msg), "bad-signature"),
+        ("a public key off the curve", off_curve, "move", msg, good, "bad-public-key"),
+        ("R off the curve", ident.public, "move", msg, off_curve + good[32:], "bad-signature"),
+        ("63 bytes", ident.public, "move", msg, good[:63], "bad-signature"),
+    ]  # fmt: skip
+    for what, key in SMALL_ORDER_KEYS:
+        out.append((f"public key: {what}, signature forged", key, "move", msg, _forged(key, "move", msg),
+                    "bad-public-key"))
+        out.append((f"R: {what}", ident.public, "move", msg, key + good[32:], "bad-signature"))
+    for y in (ed25519.P + 2, 2**255 - 1):
+        key = y.to_bytes(32, "little")
+        out.append((f"public key with y = {'p + 2' if y == ed25519.P + 2 else '2^255 - 1'} (not below p)", key,
+                    "move", msg, good, "bad-public-key"))
+        out.append((f"R with y = {'p + 2' if y == ed25519.P + 2 else '2^255 - 1'} (not below p)", ident.public,
+                    "move", msg, key + good[32:], "bad-signature"))
+    return out
+
+
+def _signature_result(key: bytes, domain: str, msg: bytes, sig: bytes) -> dict[str, Any]:
+    try:
+        verify(key, domain, msg, sig)
+    except SignatureError as exc:
+        return {"result": "invalid", "reason": exc.reason}
+    return {"result": "valid"}
 
 
 def _domain_swap(t: Table, seat: int) -> bytes:
@@ -388,7 +474,18 @@ def _transcript_cases(t: Table) -> list[tuple[str, bytes]]:
     good = encode_transcript(t.genesis_bytes, e)
     flipped = bytearray(good)
     flipped[len(good) // 2] ^= 1
-    return [*_plain_transcript_cases(t, e, good, bytes(flipped)), *_accusation_transcript_cases(t, e)]
+    return [*_plain_transcript_cases(t, e, good, bytes(flipped)), *_accusation_transcript_cases(t, e),
+            *_short_file_cases(good)]
+
+
+def _short_file_cases(good: bytes) -> list[tuple[str, bytes]]:
+    """R-LOG-22: a file shorter than the 15 header bytes is `truncated` only if it is a non-empty prefix of them."""
+    return [
+        ("an empty file", b""),
+        ("three bytes that do not begin the magic", b"P2Q"),
+        ("the 14 bytes of the magic without the format byte", good[:14]),
+        ("the 15 header bytes and no record", good[:15]),
+    ]
 
 
 def _plain_transcript_cases(t: Table, e: list[bytes], good: bytes, flipped: bytes) -> list[tuple[str, bytes]]:
@@ -473,6 +570,13 @@ def generate_log() -> dict[str, Any]:
         case["second"] = second.hex()
         case.update(_evidence_result(t, kind, first, second))
         evidence_tests.append(case)
+    signature_tests = []
+    for comment, key, domain, msg, sig, result in _signature_cases():
+        tcid += 1
+        sig_case: dict[str, Any] = {"tcId": tcid, "comment": comment, "publicKey": key.hex(), "domain": domain}
+        sig_case.update(message=msg.hex(), signature=sig.hex())
+        sig_case.update({"result": "valid"} if result == "valid" else {"result": "invalid", "reason": result})
+        signature_tests.append(sig_case)
     transcript_tests = []
     for comment, data in _transcript_cases(t):
         tcid += 1
@@ -488,6 +592,9 @@ def generate_log() -> dict[str, Any]:
             "Chain": "R-LOG-11, R-LOG-23: replay entries after the group's genesis; valid with length and head, or "
             "invalid with reason, entry (index of the failing entry) and seat at fault",
             "Evidence": "R-LOG-17, R-LOG-18: valid with the seat proven at fault, or invalid with reason not-evidence",
+            "Signature": "R-LOG-2: verify signature over \"p2pdurak/v1/\" || domain || 0x00 || message under "
+            "publicKey; valid, or invalid with reason bad-public-key (the key) or bad-signature. The forged "
+            "signatures under small-order keys verify in a lax (cofactorless, non-strict) Ed25519 library",
             "Transcript": "R-LOG-21..23, R-LOG-25, R-LOG-26: a whole file; valid with length and head, or invalid "
             "with reason (and entry and seat for a replay failure; entry = the number of entries for a fault of the "
             "accusation record)",
@@ -497,6 +604,7 @@ def generate_log() -> dict[str, Any]:
             {"type": "Genesis", "tests": genesis_tests},
             {"type": "Chain", "genesis": t.genesis_bytes.hex(), "tests": chain_tests},
             {"type": "Evidence", "genesis": t.genesis_bytes.hex(), "tests": evidence_tests},
+            {"type": "Signature", "tests": signature_tests},
             {"type": "Transcript", "tests": transcript_tests},
         ],
     }
@@ -563,6 +671,11 @@ def _run_evidence(group: dict[str, Any], case: dict[str, Any]) -> Outcome:
     return _expect(case, _evidence_check(verify_genesis(bytes.fromhex(group["genesis"])), case))
 
 
+def _run_signature(group: dict[str, Any], case: dict[str, Any]) -> Outcome:
+    args = (bytes.fromhex(case["publicKey"]), case["domain"], bytes.fromhex(case["message"]))
+    return _expect(case, _signature_result(*args, bytes.fromhex(case["signature"])))
+
+
 def _run_transcript(group: dict[str, Any], case: dict[str, Any]) -> Outcome:
     return _expect(case, _transcript_result(bytes.fromhex(case["input"])))
 
@@ -572,6 +685,7 @@ _RUNNERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], Outcome]] = {
     "Genesis": lambda group, case: _run_genesis(case),
     "Chain": _run_chain,
     "Evidence": _run_evidence,
+    "Signature": _run_signature,
     "Transcript": _run_transcript,
 }
 

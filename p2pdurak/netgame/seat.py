@@ -16,6 +16,7 @@ from p2pdurak.crypto.identity import Identity
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, LocalError, PeerFault, RuleError
 from p2pdurak.log import (
+    SignedMove,
     VerifiedGenesis,
     authenticate_move,
     check_genesis_data,
@@ -34,7 +35,7 @@ from p2pdurak.netgame.witness import MoveWitness, Overdue
 from p2pdurak.peer import Event, Peer, Refused, game
 from p2pdurak.peer.game import SILENT_SEAT
 from p2pdurak.peer.harness import Chooser
-from p2pdurak.peer.messages import GameOptions
+from p2pdurak.peer.messages import AbortBody, GameOptions
 from p2pdurak.peer.rejects import judge_reject
 from p2pdurak.rules import State
 from p2pdurak.wire import DecodeError, decode
@@ -368,7 +369,6 @@ class SeatRunner:
         self.entries.append(entry)
         before = peer.rules
         length = peer.chain.length
-        ending = peer.snapshot.ending
         claims = len(peer.snapshot.claims)
         events = peer.receive(entry)
         for claim in peer.snapshot.claims[claims:]:
@@ -384,21 +384,22 @@ class SeatRunner:
             self.witness.on_logged(logged.author, logged.counter)
             if peer.over:
                 self.witness.clear()
-            elif peer.snapshot.ending is not ending:
-                self._check_named(peer)
+            elif logged.author == peer.genesis.host:
+                self._check_named(peer, logged)
         self.listener.entry_applied(len(self.entries) - 1, events, before, peer.rules)
         if act:
             self.step()
         return events
 
-    def _check_named(self, peer: Peer) -> None:
-        """An abort by the host naming a seat whose move the host has had for a while: the host hid that move."""
-        ending = peer.snapshot.ending
+    def _check_named(self, peer: Peer, logged: SignedMove) -> None:
+        """A silent-seat abort by the host (a claim, or its signature of one) naming a seat whose move the host has
+        had for a while: the host hid that move (R-GAME-17)."""
+        body = game.parse_body(logged)
         host = peer.genesis.host
-        if (self.witness is None or ending is None or ending.kind != "abort" or ending.by != host
-                or ending.accused is None or ending.accused == host or not self._watching()):
+        if (self.witness is None or not isinstance(body, AbortBody) or body.reason != SILENT_SEAT
+                or body.accused is None or body.accused == host or not self._watching()):
             return
-        overdue = self.witness.named_silent(ending.accused, self._now, HANDED_GRACE)
+        overdue = self.witness.named_silent(body.accused, self._now, HANDED_GRACE)
         if overdue is not None:
             self.accuse(overdue)
 

@@ -76,7 +76,7 @@ SHUFFLE, LOCK, DEAL_ACK, DEAL_KEYS, PLAY, DRAW_ACK, DRAW_KEYS, AUDIT, OVER_PHASE
 )
 NO_CARD = -1
 
-# Abort reasons (R-PEER-37): a closed list; every other token is refused with `bad-reason`.
+# Abort reasons (R-PEER-37): a closed list; every other token is refused with `bad-abort-reason`.
 SILENT_SEAT, LEAVING, NOT_A_CARD = "silent-seat", "leaving", "not-a-card"
 ABORT_REASONS = (SILENT_SEAT, LEAVING, NOT_A_CARD)
 FALSE_CLAIM = "false-claim"  # a not-a-card abort that a clean, complete audit refutes (R-PEER-39)
@@ -547,7 +547,7 @@ def _abort(
     if accused is not None and accused >= ctx.seats:
         raise _refuse("bad-seat", f"no seat {accused}", author)
     if reason not in ABORT_REASONS:
-        raise _refuse("bad-reason", f"abort reason {reason!r} is not one of {', '.join(ABORT_REASONS)}", author)
+        raise _refuse("bad-abort-reason", f"abort reason {reason!r} is not one of {', '.join(ABORT_REASONS)}", author)
     if body.waited_entries > length:
         raise _refuse("bad-field", "waited_entries is beyond the chain", author)
     if reason == SILENT_SEAT:

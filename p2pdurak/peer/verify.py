@@ -148,7 +148,7 @@ def verify_transcript_bytes(data: bytes, *, require_proofs: bool = True) -> Veri
     for index, entry in enumerate(transcript.entries):
         if observer.over:
             return VerifyReport(False, "after-end", index, genesis.host, "an entry after the end of the game", total,
-                                names=names)
+                                verdicts=tuple(verdicts), names=names)
         length = observer.chain.length
         for event in observer.receive(entry):
             if isinstance(event, Verdict):

@@ -77,3 +77,4 @@ def test_adversarial_conformance_peer_catches_a_peer_without_the_mesh(tmp_path: 
         assert not result.passed and "no mesh listener" in result.detail, result.detail
 
     trio.run(run)
+

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import Rng, SeededRng, scalar_to_bytes
-from p2pdurak.crypto.shuffle_proof import batch_vector, generators, prove_shuffle
+from p2pdurak.crypto.shuffle_proof import (
+    batch_vector,
+    generators,
+    nonce,
+    nonce_seed,
+    permutation_witness,
+    prove_shuffle,
+)
 from p2pdurak.crypto.shuffle_vectors import random_statement
 
 CTX = ProofContext(b"\x07" * 32, 0, "shuffle")
@@ -45,8 +52,11 @@ def test_no_nonce_secret_or_permuted_value_is_published() -> None:
     published = set(proof.to_parts())
     blob = proof.to_bytes()
     drawn = [x for x in rng.drawn if len(x) == 32]
-    assert len(drawn) >= 4 * d + 4  # every commitment randomiser and nonce comes from the rng
-    for secret in [*drawn, scalar_to_bytes(stm.s)]:
+    assert len(drawn) == 1  # one hedge per attempt (R-SHUF-4); every randomiser and nonce is derived from it
+    seed = nonce_seed(CTX, stm.inputs, stm.outputs, stm.S, stm.s, permutation_witness(stm.perm), lambda k: drawn[0])
+    nonces = [scalar_to_bytes(nonce(seed, k)) for k in range(4 * d + 4)]
+    assert len(set(nonces)) == 4 * d + 4
+    for secret in [*drawn, *nonces, seed, scalar_to_bytes(stm.s)]:
         assert secret not in published
         assert secret not in blob
     # the permuted batching vector w_i = e_perm(i) would give the permutation away: it never appears

@@ -72,7 +72,7 @@ def _audit_all(table: MemoryTable, *, decline: bool = True, skip: frozenset[int]
 def test_abort_reasons_are_a_closed_list() -> None:
     table = _in_play()
     outcome = _abort(table, 0, None, "timeout")
-    assert isinstance(outcome, Rejected) and outcome.reason == "bad-reason"
+    assert isinstance(outcome, Rejected) and outcome.reason == "bad-abort-reason"
 
 
 def test_attack_2_naming_a_seat_the_game_does_not_wait_on_is_refused_and_a_host_that_logs_it_is_at_fault() -> None:
@@ -83,7 +83,7 @@ def test_attack_2_naming_a_seat_the_game_does_not_wait_on_is_refused_and_a_host_
     # A lying host appends it anyway, or a free-text reason that reads like a proven fault: every peer refuses
     # the entry, the host at fault.
     for body, reason in ((AbortBody(1, "silent-seat", 0), "not-waited-on"), (AbortBody(1, "bad-shuffle", 0),
-                                                                             "bad-reason")):
+                                                                             "bad-abort-reason")):
         forged = MemoryTable.create(Options(players=3), seed=3, shuffle_proofs=True)
         _lying_host_appends(forged, body)
         assert all(p.faulted is not None and p.faulted.reason == reason for p in forged.peers)
