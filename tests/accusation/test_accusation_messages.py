@@ -47,7 +47,7 @@ def test_round_trip() -> None:
     checked = check_accusation(G, data)
     assert (checked.accuser, checked.accused, checked.reason, checked.chain_length) == (2, 1, "censored-move", 7)
     assert (checked.author, checked.counter, checked.move_hash) == (0, 3, sha256(EVIDENCE))
-    assert checked.evidence.encoded == EVIDENCE and checked.encoded == data
+    assert checked.evidence is not None and checked.evidence.encoded == EVIDENCE and checked.encoded == data
     envelope = decode(data, Accusation)
     assert decode(envelope.data, AccusationData) == AccusationData(G.hash, 2, 1, "censored-move", 7, EVIDENCE)
     assert encode(envelope) == data
@@ -146,5 +146,6 @@ def test_the_largest_evidence_fits_a_record() -> None:
     big = T.move(0, 3, G.hash, b"\x00" * MAX_BODY_SIZE)
     data = make_accusation(T.identities[2], G, 2, 1, "censored-move", 0, big)
     assert len(data) <= MAX_RECORD_SIZE
-    assert check_accusation(G, data).evidence.encoded == big
+    evidence = check_accusation(G, data).evidence
+    assert evidence is not None and evidence.encoded == big
 
