@@ -2,9 +2,9 @@
 
 A hand is a bitmask of the cards known to be in it plus a count of cards unknown to this state. A full-information
 state is simply one where nothing is unknown (`hidden == 0`); a seat's view knows its own cards, the cards that were
-shown to everyone (`public`: the trump shown to open the game, trumps shown for a transfer, cards picked up from the table, cards that went back after a
-challenge, the trump card) and the sizes of the other hands. The deck is kept as positions (card or -1 per position)
-so the protocol can open exactly the positions the engine deals.
+shown to everyone (`public`: the lowest trump shown at the opening, trumps shown for a transfer, cards picked up
+from the table, cards that went back after a challenge, the trump card) and the sizes of the other hands. The deck
+is kept as positions (card or -1 per position) so the protocol can open exactly the positions the engine deals.
 
 States are values: the engine never changes a state it was given (apply() works on a copy), so a state may be kept,
 hashed and compared. Do not assign to the attributes from outside the rules package.

@@ -28,9 +28,8 @@ from p2pdurak.cards import cards_of, deck, format_card, format_cards, parse_card
 from p2pdurak.errors import RuleError
 from p2pdurak.rules import GameResult, Options, State, apply, format_action, legal_actions, new_game, parse_action
 from p2pdurak.rules.describe import describe_table
-from p2pdurak.rules.engine import _open_bout
+from p2pdurak.rules.engine import _open_bout, asked_card
 from p2pdurak.rules.result import result
-from p2pdurak.rules.engine import asked_card
 from p2pdurak.rules.state import DECLARING, PHASE_NAMES, PLAYING
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
