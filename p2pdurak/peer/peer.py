@@ -271,8 +271,10 @@ class Peer:
     def _declaration(self) -> DeclareBody:
         rules = self.snapshot.rules
         assert rules is not None
-        # The truthful answer (R-PEER-30): the lowest trump of the starting hand if it is at most the asked one.
-        low = rules.trump_mask & low_bits(asked_card(rules) + 1)
+        # The truthful answer (R-PEER-30): the lowest trump of the starting hand if it is at most the asked one
+        # (of those not yet denied: the same thing for a seat that never lied).
+        assert self.seat is not None
+        low = rules.trump_mask & low_bits(asked_card(rules) + 1) & ~rules.denied[self.seat]
         best: tuple[int, int] | None = None
         for p in range(self.ctx.starting_positions):
             if self.snapshot.owner[p] != self.seat:
