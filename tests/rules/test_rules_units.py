@@ -389,3 +389,36 @@ def test_rules_fuzz_apply_any_field_values(kind: type, seat: object, card: objec
     with contextlib.suppress(RuleError):
         apply(st, Beat(seat, card, card))  # type: ignore[arg-type]
     assert st.encode() == before
+
+
+@pytest.mark.parametrize(("deck_size", "players"), [(24, 2), (24, 4), (36, 2), (36, 4), (36, 6), (52, 3), (52, 6)])
+def test_rules_declarations_reveal_only_the_lowest_trump(deck_size: int, players: int) -> None:
+    """R-RULES-6: every "none up to a" answer is implied by the outcome (a is at most the lowest trump in play, so
+    nobody learns more than at a real table), every answer covers at least one new trump, at most one card is
+    shown, and its holder (else seat N-1 holding the face-up trump, else seat 1) opens."""
+    from p2pdurak.rules import asked_card
+
+    options = Options(deck_size, players)
+    for seed in range(60):
+        deck = random_deck(options, random.Random(seed))
+        st = new_game(options, deck)
+        suit = st.trump_suit
+        dealt = deck[:6 * players]
+        held = sorted(c for c in dealt if c % 4 == suit)
+        lowest = held[0] if held else 52
+        holder = dealt.index(lowest) // 6 if held else -1
+        while st.phase == DECLARING:
+            seat, asked = st.turn, asked_card(st)
+            (action,) = legal_actions(st, seat)
+            if action.card is None:
+                assert asked <= lowest, (seed, seat, asked, lowest)
+            nxt = apply(st, action)
+            assert nxt.denied[seat] != st.denied[seat] or nxt.phase != DECLARING
+            st = nxt
+        assert (st.public & ~(1 << st.trump)).bit_count() <= 1
+        if 6 * players == deck_size and holder == players - 1:  # it holds the face-up trump too (R-RULES-6 (1))
+            assert st.opener == holder and st.public & ~(1 << st.trump) in (0, 1 << lowest)
+        elif lowest < 52:
+            assert st.public & ~(1 << st.trump) == 1 << lowest and st.opener == holder
+        else:
+            assert st.opener == 1 % players and st.public == 0
