@@ -60,10 +60,11 @@ SECTIONS: tuple[Section, ...] = (
         N_("Who attacks first"),
         (
             N_(
-                "In the first game, the player with the lowest trump attacks the next player clockwise. In seat "
-                "order everyone shows their lowest trump or declares that they hold none; every declaration is "
-                "checked, and a false one loses the game. If nobody holds a trump, the player after the dealer "
-                "(seat 0) attacks."
+                "In the first game, the player with the lowest trump attacks the next player clockwise. As at a "
+                "real table only that trump is shown: in seat order each player is asked for a trump up to the "
+                "lowest one not yet ruled out, and shows its lowest trump or says it holds none that low; every "
+                "answer is checked, and a false one loses the game. If nobody holds a trump, the player after the "
+                "dealer (seat 0) attacks."
             ),
             N_(
                 "In the later games of a match, the first attack goes against the previous durak. After a draw, "

@@ -20,6 +20,7 @@ from p2pdurak.crypto.group import scalar_to_bytes
 from p2pdurak.log import KIND_ENTRY, KIND_GENESIS, sign_move
 from p2pdurak.log.faults import sha256
 from p2pdurak.log.messages import Entry, EntryData, Move, MoveData
+from p2pdurak.log.sequencer import Rejected
 from p2pdurak.peer import game
 from p2pdurak.peer.harness import MemoryTable
 from p2pdurak.peer.messages import (
@@ -216,53 +217,58 @@ def _small_order_key_case(bases: dict[str, bytes]) -> Tampered:
 
 
 def _false_declaration_case(bases: dict[str, bytes]) -> Tampered:
-    """transfer24: seat 1 holds TD and KD (trumps: diamonds) and declares KD. Seat 0 opens with 9C, seat 1 beats
-    it with TD: the opening contradicts the declaration, seat 1 forfeits (R-PEER-31); the audit finds it again."""
+    """transfer24 (trumps: diamonds): seat 0 holds 9D but says twice that it holds no trump that low (asked up to
+    9D, then up to TD); seat 1 shows TD and opens TH, seat 2 transfers with TC, seat 0 beats TC with 9D: the opening
+    contradicts the answers, seat 0 forfeits (R-PEER-31); the audit finds it again."""
     from p2pdurak.cards import parse_card
     from p2pdurak.peer.messages import BeatBody as Beat_
     from p2pdurak.rules import Play as PlayAction
+    from p2pdurak.rules import Transfer as TransferAction
 
     name = "transfer24"
     scene = Scene.at(base_game(name), bases[name], _declaring)
     t, f = scene.table, scene.forger
-    liar = t.peers[1]
+    liar = t.peers[0]
     counter = liar.counter
 
     def liar_move(body: object) -> bytes:
         nonlocal counter
         counter += 1
-        return f.move(1, body, counter=counter)
+        return f.move(0, body, counter=counter)
 
     def position(seat: int, card: str) -> int:
         peer = t.peers[seat]
         return next(p for p in range(6 * seat, 6 * seat + 6) if peer.card_at(p) == parse_card(card))
 
-    kd = position(1, "KD")
-    for make in (t.peers[0].protocol_move, lambda: liar_move(DeclareBody(kd, _key(scene, 1, kd))),
-                 t.peers[2].protocol_move):
-        move = make()
+    def append(move: bytes | None) -> None:
+        """The liar is the host (seat 0): it appends its own moves unchecked; its own peer, which knows 9D, faults."""
         assert move is not None
-        t.submit(move)
-    t.submit(t.peers[0].act(PlayAction(0, parse_card("9C"))))
-    td = position(1, "TD")
-    t.submit(liar_move(Beat_(0, td, _key(scene, 1, td))))
+        outcome = t.sequencer.submit(move)
+        assert not isinstance(outcome, Rejected)
+        t.deliver(outcome.entry_bytes)
+
+    for make in (lambda: liar_move(DeclareBody(None, None)), t.peers[1].protocol_move, t.peers[2].protocol_move,
+                 lambda: liar_move(DeclareBody(None, None)), t.peers[1].protocol_move):
+        append(make())
+    append(t.peers[1].act(PlayAction(1, parse_card("TH"))))
+    append(t.peers[2].act(TransferAction(2, parse_card("TC"))))
+    nine = position(0, "9D")
+    append(liar_move(Beat_(1, nine, _key(scene, 0, nine))))
     sec = liar.secrets
-    assert sec is not None and t.peers[0].phase == game.AUDIT
-    for seat in (0, 2):
-        audit_move = t.peers[seat].protocol_move()
-        assert audit_move is not None
-        t.submit(audit_move)
-    t.submit(liar_move(DeckStep(deckp.make_audit(t.peers[0].snapshot.deck, sec).to_bytes())))
-    assert t.peers[0].over and not t.rejects
-    expected = invalid("false-declaration", len(t.entries) - 1, 1)
+    assert sec is not None and t.peers[1].phase == game.AUDIT
+    for seat in (1, 2):
+        append(t.peers[seat].protocol_move())
+    append(liar_move(DeckStep(deckp.make_audit(t.peers[1].snapshot.deck, sec).to_bytes())))
+    assert t.peers[1].over and t.peers[2].over
+    expected = invalid("false-declaration", len(t.entries) - 1, 0)
     expected.update({
         "how": "result",
-        "result": {"durak": 1, "losing_team": None, "draw": False, "pogony": 0, "forfeit": 1,
+        "result": {"durak": 0, "losing_team": None, "draw": False, "pogony": 0, "forfeit": 0,
                    "forfeit_reason": "false-declaration", "out_order": []},
     })
-    return Tampered(name, "seat 1 declares KD while holding TD; TD, opened later by a beat, shows the lie: seat 1 "
-                    "forfeits at once and the audit names it", "R-PEER-31, R-PEER-39, R-PEER-48", "FalseDeclaration",
-                    _continued(bases[name], t, []), expected)
+    return Tampered(name, "seat 0 says it holds no trump up to 9D, then up to TD, while holding 9D; 9D, opened "
+                    "later by a beat, shows the lie: seat 0 forfeits at once and the audit names it",
+                    "R-PEER-31, R-PEER-39, R-PEER-48", "FalseDeclaration", _continued(bases[name], t, []), expected)
 
 
 def _play_entry(base: bytes, at_least: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from p2pdurak.cards import Card, rank_of, suit_of
+from p2pdurak.cards import Card
 from p2pdurak.crypto import deck as deckp
 from p2pdurak.crypto import deck_messages
 from p2pdurak.crypto.audit import audit
@@ -662,13 +662,6 @@ def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
 
 
 def _declaration_false(rules: State, seat: int, hand: Sequence[int]) -> bool:
-    from p2pdurak.rules.state import DECLARED_NONE, NOT_DECLARED
-
-    declared = rules.declared[seat]
-    if declared == NOT_DECLARED:
-        return False
-    trumps = [c for c in hand if suit_of(c) == rules.trump_suit]
-    lowest = min(trumps, key=rank_of) if trumps else None
-    if declared == DECLARED_NONE:
-        return lowest is not None
-    return lowest is None or lowest != declared
+    """Did `seat`'s starting hand hold a trump it said "none that low" to (R-PEER-39)? A seat that made no
+    declaration (R-RULES-9) said nothing and is never at fault here."""
+    return any(rules.denied[seat] >> c & 1 for c in hand)

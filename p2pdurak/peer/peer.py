@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from p2pdurak.cards import Card, rank_of, suit_of
+from p2pdurak.cards import Card
 from p2pdurak.crypto import deck as deckp
 from p2pdurak.crypto.deck import DeckParams
 from p2pdurak.crypto.group import Rng, scalar_to_bytes, system_rng
@@ -46,8 +46,10 @@ from p2pdurak.rules import (
     State,
     Take,
     Transfer,
+    asked_card,
     legal_actions,
 )
+from p2pdurak.rules.tables import low_bits
 from p2pdurak.wire import DecodeError, decode, encode
 
 
@@ -269,12 +271,16 @@ class Peer:
     def _declaration(self) -> DeclareBody:
         rules = self.snapshot.rules
         assert rules is not None
+        # The truthful answer (R-PEER-30): the lowest trump of the starting hand if it is at most the asked one
+        # (of those not yet denied: the same thing for a seat that never lied).
+        assert self.seat is not None
+        low = rules.trump_mask & low_bits(asked_card(rules) + 1) & ~rules.denied[self.seat]
         best: tuple[int, int] | None = None
         for p in range(self.ctx.starting_positions):
             if self.snapshot.owner[p] != self.seat:
                 continue
             card = self.card_at(p)
-            if suit_of(card) == rules.trump_suit and (best is None or rank_of(card) < rank_of(best[1])):
+            if low >> card & 1 and (best is None or card < best[1]):
                 best = (p, card)
         if best is None:
             return DeclareBody(None, None)

@@ -17,7 +17,7 @@ from p2pdurak.rules.actions import (
     parse_action,
 )
 from p2pdurak.rules.codec import decode_state, encode_state, state_hash
-from p2pdurak.rules.engine import STALE_SENSITIVE, apply, legal_actions, next_opponent
+from p2pdurak.rules.engine import STALE_SENSITIVE, apply, asked_card, legal_actions, next_opponent
 from p2pdurak.rules.knowledge import determinize, learn, reveal, sample_determinization, view_of
 from p2pdurak.rules.options import Options, all_options
 from p2pdurak.rules.result import contradicts_declaration, forfeit, result
@@ -43,6 +43,7 @@ __all__ = [
     "Transfer",
     "all_options",
     "apply",
+    "asked_card",
     "contradicts_declaration",
     "deal_positions",
     "decode_state",

@@ -9,7 +9,7 @@ from p2pdurak.cards import deck as canonical_deck
 from p2pdurak.cards import suit_of
 from p2pdurak.errors import RuleError
 from p2pdurak.rules.options import TEAM_KINDS, Options
-from p2pdurak.rules.state import NOT_DECLARED, OVER, PlayRecord, State
+from p2pdurak.rules.state import OVER, PlayRecord, State
 from p2pdurak.rules.tables import SUIT_MASK
 
 FORMAT_VERSION = 1
@@ -33,9 +33,7 @@ def encode_state(st: State) -> bytes:
     out += bytes(c & 0xFF for c in st.deck)
     out += bytes((st.next_pos,))
     for s in range(st.n):
-        d = st.declared[s]
-        out += struct.pack(">QBBH", st.hands[s], st.unknown[s], 0xFE if d == NOT_DECLARED else d & 0xFF,
-                           st.out_at[s] & 0xFFFF)
+        out += struct.pack(">QBQH", st.hands[s], st.unknown[s], st.denied[s], st.out_at[s] & 0xFFFF)
     out += struct.pack(">QQQBBH", st.public, st.hidden, st.discard, st.turn, st.in_game, st.bout)
     out += bytes((st.opener, st.attacker, st.defender, st.limit))
     out += _cards(st.attacks) + bytes(c & 0xFF for c in st.beats)
@@ -114,14 +112,14 @@ def decode_state(data: bytes) -> State:
     st.trump_mask = SUIT_MASK[st.trump_suit]
     st.team_mask = options.team_masks()
     st.next_pos = r.u8()
-    hands, unknown, declared, out_at = [], [], [], []
+    hands, unknown, denied, out_at = [], [], [], []
     for _ in range(players):
-        h, u, d, o = r.take(">QBBH")
+        h, u, d, o = r.take(">QBQH")
         hands.append(h)
         unknown.append(u)
-        declared.append(NOT_DECLARED if d == 0xFE else _s8(d))
+        denied.append(d)
         out_at.append(-1 if o == 0xFFFF else o)
-    st.hands, st.unknown, st.declared, st.out_at = tuple(hands), tuple(unknown), tuple(declared), tuple(out_at)
+    st.hands, st.unknown, st.denied, st.out_at = tuple(hands), tuple(unknown), tuple(denied), tuple(out_at)
     st.public, st.hidden, st.discard, st.turn, st.in_game, st.bout = r.take(">QQQBBH")
     st.opener, st.attacker, st.defender, st.limit = r.take(">4B")
     st.attacks, st.beats = r.cards_and_beats()

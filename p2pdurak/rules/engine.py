@@ -32,7 +32,7 @@ from p2pdurak.rules.actions import (
     Transfer,
 )
 from p2pdurak.rules.options import HAND_SIZE
-from p2pdurak.rules.state import DECLARED_NONE, DECLARING, OVER, PLAYING, Snapshot, State
+from p2pdurak.rules.state import DECLARING, OVER, PLAYING, Snapshot, State
 from p2pdurak.rules.tables import BEATERS, SAME_RANK, low_bits, ranks_spread
 
 # Actions that count only if their author had seen the newest table change (R-RULES: stale actions).
@@ -210,34 +210,78 @@ def _end_bout(st: State) -> None:
 # --- apply -----------------------------------------------------------------------------------------------------
 
 
+def open_trumps(st: State) -> int:
+    """The trumps whose place is not public at the start: every trump of the deck but the face-up one while it
+    lies in the stock."""
+    trumps = st.trump_mask & st.deck_mask
+    return trumps & ~(1 << st.trump) if st.next_pos < len(st.deck) else trumps
+
+
+def _level(st: State, seat: int, trumps: int) -> int:
+    """The lowest of `trumps` that `seat` has not said "none" to (52: it said "none" to all)."""
+    rest = trumps & ~st.denied[seat]
+    return (rest & -rest).bit_length() - 1 if rest else 52
+
+
+def asked_card(st: State) -> int:
+    """Declaring phase: the card the seat to declare is asked up to ("any trump up to this one?"): the lowest
+    trump that some other seat has not yet said "none" to (R-RULES-6); the highest open trump when all have."""
+    trumps = open_trumps(st)
+    seat = st.turn
+    asked = min(_level(st, s, trumps) for s in range(st.n) if s != seat)
+    return asked if asked < 52 else trumps.bit_length() - 1
+
+
 def _declare(st: State, a: Declare) -> None:
+    """One answer of the seat to declare: show its lowest trump, if it is at most the asked card (its holder opens)
+    or say it holds no trump up to the asked card (R-RULES-6/7)."""
     seat = a.seat
     if seat != st.turn:
         raise RuleError("not-your-turn", f"seat {st.turn} declares next")
+    asked = asked_card(st)
     card = a.card
+    trumps = open_trumps(st)
+    denied = list(st.denied)
     if card is None:
-        if st.hands[seat] & st.trump_mask:
-            raise RuleError("false-declaration", "holds a trump")
-        value = DECLARED_NONE
-    else:
-        card = _check_card(st, card)
-        if not st.trump_mask >> card & 1:
-            raise RuleError("not-a-trump", "a declaration shows a trump")
-        if st.hands[seat] & st.trump_mask & low_bits(card):
-            raise RuleError("false-declaration", "holds a lower trump")
-        _make_public(st, seat, card)
-        value = card
-    declared = list(st.declared)
-    declared[seat] = value
-    st.declared = tuple(declared)
-    st.turn = seat + 1
-    if st.turn == st.n:
-        st.phase = PLAYING
-        best = -1
-        for s, d in enumerate(st.declared):
-            if d >= 0 and (best < 0 or d < st.declared[best]):
-                best = s
-        _open_bout(st, best if best >= 0 else 1 % st.n)
+        if st.hands[seat] & st.trump_mask & low_bits(asked + 1):
+            raise RuleError("false-declaration", "holds a trump that low")
+        denied[seat] |= trumps & low_bits(asked + 1)
+        st.denied = tuple(denied)
+        st.turn = (seat + 1) % st.n
+        _maybe_end_declarations(st)
+        return
+    card = _check_card(st, card)
+    if not st.trump_mask >> card & 1:
+        raise RuleError("not-a-trump", "a declaration shows a trump")
+    if card > asked:
+        raise RuleError("wrong-rank", "a trump is shown only up to the asked one")
+    if st.denied[seat] >> card & 1 or st.hands[seat] & st.trump_mask & low_bits(card):
+        raise RuleError("false-declaration", "holds a lower trump, or said it holds none that low")
+    _make_public(st, seat, card)
+    denied[seat] |= trumps & low_bits(card)
+    st.denied = tuple(denied)
+    _end_declarations(st, seat)
+
+
+def _end_declarations(st: State, opener: int) -> None:
+    st.phase = PLAYING
+    st.turn = st.n
+    _open_bout(st, opener)
+
+
+def _maybe_end_declarations(st: State) -> None:
+    """The declarations also end without a card shown: when the face-up trump was dealt to the last seat and every
+    other seat said "none" below it (its holder opens; everyone saw that card), or when every seat said "none" to
+    every trump (nobody holds one: the seat after the dealer opens)."""
+    trumps = open_trumps(st)
+    n = st.n
+    if trumps >> st.trump & 1:  # dealt: the last seat holds it
+        below = trumps & low_bits(st.trump)
+        if all(st.denied[s] & below == below for s in range(n - 1)):
+            _end_declarations(st, n - 1)
+        return
+    if all(st.denied[s] & trumps == trumps for s in range(n)):
+        _end_declarations(st, 1 % n)
 
 
 def _play(st: State, a: Play) -> None:
@@ -594,13 +638,13 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
 
 def _legal_declarations(st: State) -> list[Action]:
     seat = st.turn
-    possible = st.hands[seat] | (st.hidden if st.unknown[seat] else 0)
-    trumps = possible & st.trump_mask
-    known_trumps = st.hands[seat] & st.trump_mask
+    low = st.trump_mask & low_bits(asked_card(st) + 1)
+    known = st.hands[seat] & low
     out: list[Action] = []
-    if known_trumps:
-        trumps &= ((known_trumps & -known_trumps) << 1) - 1  # the lowest known trump or a hidden lower one
-    else:
+    if not known:
         out.append(DECLARE_NONE[seat])
-    out += [DECLARE[seat][c] for c in _cards(trumps)]
+    candidates = (st.hands[seat] | (st.hidden if st.unknown[seat] else 0)) & low & ~st.denied[seat]
+    if known:
+        candidates &= ((known & -known) << 1) - 1  # the lowest known one, or a hidden lower one
+    out += [DECLARE[seat][c] for c in _cards(candidates)]
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from p2pdurak.cards import rank_of, suit_of
 from p2pdurak.errors import RuleError
-from p2pdurak.rules.state import DECLARED_NONE, NOT_DECLARED, OVER, GameResult, State
+from p2pdurak.rules.state import OVER, GameResult, State
 
 
 def _out_order(st: State) -> tuple[tuple[int, ...], ...]:
@@ -53,11 +53,9 @@ def forfeit(state: State, seat: int, reason: str) -> State:
 
 
 def contradicts_declaration(state: State, seat: int, card: int) -> bool:
-    """Does `card`, opened later from `seat`'s starting hand, prove its lowest-trump declaration false?
+    """Does `card`, opened later from `seat`'s starting hand, prove one of its "none that low" answers false?
 
-    True for a trump lower than the declared one, or any trump after "none". The protocol then calls forfeit().
+    True for a trump the seat said it did not hold (every trump below the one shown, for every seat; every trump
+    when nobody showed one). The protocol then calls forfeit().
     """
-    declared = state.declared[seat]
-    if declared == NOT_DECLARED or suit_of(card) != state.trump_suit:
-        return False
-    return declared == DECLARED_NONE or card < declared
+    return bool(state.denied[seat] >> card & 1)

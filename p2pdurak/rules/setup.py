@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 from p2pdurak.cards import deck as canonical_deck
 from p2pdurak.cards import suit_of
 from p2pdurak.errors import RuleError
-from p2pdurak.rules.engine import _open_bout
+from p2pdurak.rules.engine import _maybe_end_declarations, _open_bout
 from p2pdurak.rules.options import HAND_SIZE, Options
-from p2pdurak.rules.state import DECLARING, NOT_DECLARED, PLAYING, GameResult, State
+from p2pdurak.rules.state import DECLARING, PLAYING, GameResult, State
 from p2pdurak.rules.tables import SUIT_MASK
 
 if TYPE_CHECKING:
@@ -99,11 +99,12 @@ def new_game(
     st.draws = deal_positions(options)
     st.last_attacks, st.last_defender = (), -1
     st.forfeit, st.forfeit_reason = -1, ""
-    st.declared = (NOT_DECLARED,) * n
+    st.denied = (0,) * n
     st.turn = 0
     _open_bout(st, 0)
     if needs_declarations(options, previous):
         st.phase = DECLARING
+        _maybe_end_declarations(st)
     else:
         assert previous is not None and previous.durak is not None
         if not 0 <= previous.durak < n:

@@ -2,9 +2,9 @@
 
 A hand is a bitmask of the cards known to be in it plus a count of cards unknown to this state. A full-information
 state is simply one where nothing is unknown (`hidden == 0`); a seat's view knows its own cards, the cards that were
-shown to everyone (`public`: declared and shown trumps, cards picked up from the table, cards that went back after a
-challenge, the trump card) and the sizes of the other hands. The deck is kept as positions (card or -1 per position)
-so the protocol can open exactly the positions the engine deals.
+shown to everyone (`public`: the lowest trump shown at the opening, trumps shown for a transfer, cards picked up
+from the table, cards that went back after a challenge, the trump card) and the sizes of the other hands. The deck
+is kept as positions (card or -1 per position) so the protocol can open exactly the positions the engine deals.
 
 States are values: the engine never changes a state it was given (apply() works on a copy), so a state may be kept,
 hashed and compared. Do not assign to the attributes from outside the rules package.
@@ -18,7 +18,6 @@ from p2pdurak.rules.options import Options
 
 DECLARING, PLAYING, OVER = 0, 1, 2
 PHASE_NAMES = ("declaring", "playing", "over")
-NOT_DECLARED, DECLARED_NONE = -2, -1
 
 # One undo record per card played in a bout of the cheating variant: the bout as it was just before that card.
 # (attacker, defender, taken, passed, shown, attacks, beats)
@@ -38,9 +37,9 @@ class State:
         "cleared",
         "deck",
         "deck_mask",
-        "declared",
         "defended",
         "defender",
+        "denied",
         "discard",
         "draws",
         "forfeit",
@@ -90,8 +89,8 @@ class State:
     hidden: int  # cards whose place this state does not know (in unknown hand parts or unopened stock positions)
     discard: int
     phase: int
-    declared: tuple[int, ...]  # per seat: NOT_DECLARED, DECLARED_NONE or the declared trump
-    turn: int  # next seat to declare (declaring phase)
+    denied: tuple[int, ...]  # per seat: the trumps it said "none that low" to (SPEC R-RULES-6/7)
+    turn: int  # next seat to declare in this round (declaring phase; N when done)
     in_game: int  # seat bitmask
     out_at: tuple[int, ...]  # per seat: the bout at whose end it went out, -1 while in
     bout: int  # number of the current bout (0 = first); increases when a bout ends
@@ -125,7 +124,7 @@ class State:
         n.bout = self.bout
         n.cheats = self.cheats
         n.cleared = self.cleared
-        n.declared = self.declared
+        n.denied = self.denied
         n.deck = self.deck
         n.deck_mask = self.deck_mask
         n.defended = self.defended

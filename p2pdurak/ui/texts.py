@@ -16,6 +16,7 @@ from p2pdurak.i18n_strings import card_text
 from p2pdurak.peer import ActionApplied, Event, Faulted, GameEnded, Refused, Verdict
 from p2pdurak.peer import game as peer_game
 from p2pdurak.rules import Action, Beat, Challenge, Declare, GameResult, Pass, Play, ShowTrump, State, Take, Transfer
+from p2pdurak.rules.engine import asked_card, open_trumps
 from p2pdurak.rules.state import DECLARING, PLAYING
 from p2pdurak.ui import session as sess
 from p2pdurak.ui.session import EntryApplied, Progress, SeatInfo
@@ -54,7 +55,7 @@ def action_text(action: Action, before: State, after: State, names: Names) -> st
     who = names(action.seat)
     if isinstance(action, Declare):
         if action.card is None:
-            return _(S.LOG_DECLARES_NO_TRUMP).format(player=who)
+            return _(S.LOG_DECLARES_NO_TRUMP).format(player=who, card=card_text(asked_card(before)))
         return _(S.LOG_DECLARES_LOWEST_TRUMP).format(player=who, card=card_text(action.card))
     if isinstance(action, Play):
         message = S.LOG_THROWS_IN if before.attacks else S.LOG_OPENS
@@ -99,7 +100,8 @@ def bout_end_lines(before: State, after: State, names: Names, added: int = 0) ->
             if after.out_at[s] >= 0 and before.out_at[s] < 0:
                 lines.append(_(S.LOG_GOES_OUT).format(player=names(s)))
     if before.phase == DECLARING and after.phase == PLAYING:
-        if any(d >= 0 for d in after.declared):
+        trumps = open_trumps(after)
+        if any(after.denied[s] & trumps != trumps for s in range(after.n)):  # not "nobody holds a trump"
             lines.append(_(S.LOG_FIRST_ATTACK).format(player=names(after.opener), defender=names(after.defender)))
         else:
             lines.append(_(S.LOG_NOBODY_HAS_TRUMP).format(player=names(after.opener)))

@@ -28,9 +28,9 @@ from p2pdurak.cards import cards_of, deck, format_card, format_cards, parse_card
 from p2pdurak.errors import RuleError
 from p2pdurak.rules import GameResult, Options, State, apply, format_action, legal_actions, new_game, parse_action
 from p2pdurak.rules.describe import describe_table
-from p2pdurak.rules.engine import _open_bout
+from p2pdurak.rules.engine import _open_bout, asked_card
 from p2pdurak.rules.result import result
-from p2pdurak.rules.state import PHASE_NAMES, PLAYING
+from p2pdurak.rules.state import DECLARING, PHASE_NAMES, PLAYING
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 
@@ -145,6 +145,14 @@ def _observe(st: State, what: str, value: str) -> tuple[str, str]:
         return _cards_text(st.hands[int(words[1])] & st.public), _norm_cards(value)
     if key == "size":
         return str(st.hand_size(int(words[1]))), value
+    if key == "asked":  # declarations: the card the seat to declare is asked up to
+        return (format_card(asked_card(st)) if st.phase == DECLARING else "-"), value
+    if key == "turn":
+        return str(st.turn), value
+    if key == "denied":  # the trumps a seat said "none" to
+        return _cards_text(st.denied[int(words[1])]), _norm_cards(value)
+    if key == "public":  # every card known to everyone, the face-up trump included
+        return _cards_text(st.public | 1 << st.trump), _norm_cards(value)
     if key == "discard":
         return _cards_text(st.discard), _norm_cards(value)
     if key in ("opener", "attacker", "defender", "limit", "bout"):

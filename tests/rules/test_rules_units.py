@@ -283,14 +283,24 @@ def _declared_game() -> State:
 
 
 def test_rules_contradicts_declaration() -> None:
-    st = _declared_game()
-    trump_suit = st.trump_suit
-    for seat, declared in enumerate(st.declared):
-        lower = [c for c in range(16, 52) if c % 4 == trump_suit and (declared < 0 or c < declared)]
-        higher = [c for c in range(16, 52) if c % 4 == trump_suit and declared >= 0 and c > declared]
-        non_trump = [c for c in range(16, 52) if c % 4 != trump_suit]
-        assert all(contradicts_declaration(st, seat, c) for c in lower)
-        assert not any(contradicts_declaration(st, seat, c) for c in higher + non_trump)
+    """After the declarations every seat has said it holds no trump below the lowest one in play (all trumps when
+    nobody holds one); a trump below it, opened later from any starting hand, contradicts; nothing else does."""
+    for seed in range(30):
+        deck = random_deck(Options(36, 3), random.Random(seed))
+        st = new_game(Options(36, 3), deck)
+        while st.phase == DECLARING:
+            st = apply(st, legal_actions(st)[0])
+        trumps = [c for c in range(16, 52) if c % 4 == st.trump_suit]
+        held = [c for c in deck[:18] if c % 4 == st.trump_suit]
+        lowest = min(held) if held else 52
+        assert st.public & ~(1 << st.trump) == (1 << lowest if held else 0)  # only the lowest trump is shown
+        holder = next((s for s in range(3) if lowest in deck[6 * s:6 * s + 6]), -1)
+        for seat in range(3):
+            for c in trumps + [c for c in range(16, 52) if c % 4 != st.trump_suit]:
+                if c == lowest and seat != holder:
+                    continue  # may be covered by a "none up to" answer: another seat holds it
+                expected = c in trumps and c < lowest and c != st.trump
+                assert contradicts_declaration(st, seat, c) == expected, (seed, seat, c)
 
 
 def test_rules_forfeit_ends_game_and_names_loser() -> None:
@@ -379,3 +389,37 @@ def test_rules_fuzz_apply_any_field_values(kind: type, seat: object, card: objec
     with contextlib.suppress(RuleError):
         apply(st, Beat(seat, card, card))  # type: ignore[arg-type]
     assert st.encode() == before
+
+
+@pytest.mark.parametrize(("deck_size", "players"), [(24, 2), (24, 4), (36, 2), (36, 4), (36, 6), (52, 3), (52, 6)])
+def test_rules_declarations_reveal_only_the_lowest_trump(deck_size: int, players: int) -> None:
+    """R-RULES-6: every "none up to a" answer is implied by the outcome (a is at most the lowest trump in play, so
+    nobody learns more than at a real table), every answer covers at least one new trump, at most one card is
+    shown, and its holder (else seat N-1 holding the face-up trump, else seat 1) opens."""
+    from p2pdurak.rules import asked_card
+
+    options = Options(deck_size, players)
+    for seed in range(60):
+        deck = random_deck(options, random.Random(seed))
+        st = new_game(options, deck)
+        suit = st.trump_suit
+        dealt = deck[:6 * players]
+        held = sorted(c for c in dealt if c % 4 == suit)
+        lowest = held[0] if held else 52
+        holder = dealt.index(lowest) // 6 if held else -1
+        while st.phase == DECLARING:
+            seat, asked = st.turn, asked_card(st)
+            (action,) = legal_actions(st, seat)
+            assert isinstance(action, Declare)
+            if action.card is None:
+                assert asked <= lowest, (seed, seat, asked, lowest)
+            nxt = apply(st, action)
+            assert nxt.denied[seat] != st.denied[seat] or nxt.phase != DECLARING
+            st = nxt
+        assert (st.public & ~(1 << st.trump)).bit_count() <= 1
+        if 6 * players == deck_size and holder == players - 1:  # it holds the face-up trump too (R-RULES-6 (1))
+            assert st.opener == holder and st.public & ~(1 << st.trump) in (0, 1 << lowest)
+        elif lowest < 52:
+            assert st.public & ~(1 << st.trump) == 1 << lowest and st.opener == holder
+        else:
+            assert st.opener == 1 % players and st.public == 0
