@@ -100,24 +100,13 @@ def _aborted_games() -> list[tuple[BaseGame, Scene, str, str]]:
         scene.table.submit(keys)
         return scene
 
-    def finish(scene: Scene) -> None:
-        table = scene.table
-        moved = True
-        while moved:
-            moved = False
-            for peer in table.peers:
-                move = peer.protocol_move(decline=True)
-                if move is not None:
-                    table.submit(move)
-                    moved = True
-        assert all(p.over for p in table.peers), "the aborted game did not end"
-
-    base = BaseGame("abort24", "2 players, 24 cards, aborted in the deal", Options(24, 2), 11, "R-PEER-38a")
+    base = BaseGame("abort24", "2 players, 24 cards, a claim answered in the deal", Options(24, 2), 11, "R-PEER-38a")
     scene = in_deal_keys(base)
     scene.table.submit(scene.table.peers[0].abort(1, "silent-seat"))
-    finish(scene)
-    out.append((base, scene, "seat 0 names seat 1 silent in the deal; at a table of two nobody can attest it: seat 1 "
-                "audits, and nobody loses", "UnprovenClaim"))
+    play_until(scene.table, scene.choosers, scene.rng, lambda t: all(p.over for p in t.peers))
+    out.append((base, scene, "seat 0 names seat 1 silent in the deal (at a table of two nobody could attest it); "
+                "seat 1 then publishes its keys, which answers the claim, and the game is played to its end",
+                "UnprovenClaim"))
 
     base = BaseGame("silent24x3", "3 players, 24 cards, a silent seat in the deal", Options(24, 3), 12,
                     "R-PEER-38a")
@@ -193,7 +182,8 @@ def generate_valid() -> Json:
         "CompleteGame": "a whole game played by honest seats: `p2pdurak verify --json` on `input` MUST print the "
         "keys of `expected` with these values (exit code 0)",
         "Abort": "an abort entry ends the game; who loses is only what the record proves (R-PEER-40)",
-        "UnprovenClaim": "a silent-seat claim not signed by every other seat: it makes nobody lose",
+        "UnprovenClaim": "a silent-seat claim answered by the next entry before every other seat signed it: the game "
+        "goes on and nobody loses by it",
         "AttestedSilence": "a silent-seat claim signed by every seat but the accused (at least two): the accused "
         "loses and owes no audit",
         "Leaving": "an abort naming its own author with reason leaving: the author's own forfeit",

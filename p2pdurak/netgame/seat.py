@@ -108,9 +108,8 @@ class SeatRunner:
         self._host_waited_since: float | None = None  # when the game began waiting on the host (None: it does not)
         self._doubted: tuple[bytes, bytes] | None = None  # (our move, the host's Reject of it) not yet judged
         self.judgement: str = ""  # why we stopped with a false-reject or silent-host record (for the user)
-        self._entry_at = 0.0  # our clock when the last entry arrived: every silence clock restarts there
-        self._claim_wait: dict[int, float] = {}  # accused seat -> when our own wait on it began
-        self._declined: set[int] = set()  # seats whose silent-seat claim we will not sign
+        self._quiet_since: float | None = None  # our clock at the last entry that was not a silent-seat abort
+        self._declined: set[int] = set()  # seqs of the claims we will not sign (we hold a move of the accused)
         self.seconded: list[int] = []  # seats whose silence we signed
         self.witness: MoveWitness | None = None
         self.accusation: bytes | None = None  # our signed accusation of the host, once we stopped with one
@@ -210,8 +209,7 @@ class SeatRunner:
 
     def on_tick(self, now: float, connected: bool) -> None:
         self._now = now
-        if self._claims_to_decide():
-            self.step()  # a claim we may sign once our own clock has run out
+        self._sign_due_claim()  # a claim we sign once our own clock has run out
         witness, client = self.witness, self.client
         if witness is None or client is None or not self._watching():
             return
@@ -369,11 +367,11 @@ class SeatRunner:
         self.entries.append(entry)
         before = peer.rules
         length = peer.chain.length
-        claims = len(peer.snapshot.claims)
         events = peer.receive(entry)
-        for claim in peer.snapshot.claims[claims:]:
-            self._claim_wait.setdefault(claim.accused, self._entry_at)  # the clock the claimant also ran
-        self._entry_at = self._now
+        if peer.chain.length > length:
+            body = game.parse_body(peer.chain.entries[-1].move)
+            if not (isinstance(body, AbortBody) and body.reason == SILENT_SEAT):
+                self._quiet_since = self._now  # the game went on: every silence clock restarts (R-GAME-8)
         self._host_waited_since = None  # any entry restarts the host's clock (R-GAME-21)
         if self._doubted is not None:
             self._judge_reject()
@@ -413,15 +411,9 @@ class SeatRunner:
         client = self.client
         if client is None or not client.has_genesis:
             return
-        claim = self._claims_to_decide()
-        if claim is not None:
-            if self._decide(peer, claim):
-                self.seconded.append(claim.accused)
-                self.send(peer.abort(claim.accused, SILENT_SEAT))
-                return
-            if claim.accused not in self._declined and peer.undecided_claim() is not None:
-                return  # our audit waits until our own clock has run out on the named seat
-        move = peer.protocol_move(decline=self._declines_all(peer))
+        if self._sign_due_claim():
+            return
+        move = peer.protocol_move()
         if move is None and self.player is not None:
             legal = peer.legal_actions()
             if legal:
@@ -437,28 +429,32 @@ class SeatRunner:
 
     # ----------------------------------------------------------------- silent-seat claims (SPEC.md R-GAME-19)
 
-    def _claims_to_decide(self) -> game.Claim | None:
+    def _sign_due_claim(self) -> bool:
+        """Sign the first live claim we may sign once our own clock agrees; True if we signed one."""
         peer = self.peer
-        if peer is None or self.seat is None or peer.over or self.accusation is not None or peer.pending is not None:
-            return None
-        return next((c for c in peer.snapshot.claims if game.may_sign(peer.ctx, c, self.seat)
-                     and c.accused not in self._declined), None)
-
-    def _decide(self, peer: Peer, claim: game.Claim) -> bool:
-        """True: sign the claim now. A seat that moved since, or whose move we hold, was not silent: we decline.
-        Otherwise we sign once our own clock has waited `move_timeout` on it, and wait until then."""
-        accused = claim.accused
-        moved = any(e.move.author == accused for e in peer.chain.entries[claim.seq + 1:])
-        held = self.witness is not None and any(a == accused for a, _ in self.witness.held)
-        if moved or held:
-            self._declined.add(accused)
+        if (peer is None or self.seat is None or self.paused or peer.over or self.accusation is not None
+                or peer.pending is not None or self.client is None or not self.client.has_genesis):
             return False
-        since = self._claim_wait.setdefault(accused, self._now)
-        return self._now - since >= self.move_timeout
+        for claim in peer.claims_to_sign():
+            if claim.seq not in self._declined and self._decide(claim):
+                self.seconded.append(claim.accused)
+                self.send(peer.abort(claim.accused, SILENT_SEAT))
+                return True
+        return False
 
-    def _declines_all(self, peer: Peer) -> bool:
-        return all(c.accused in self._declined for c in peer.snapshot.claims
-                   if self.seat is not None and game.may_sign(peer.ctx, c, self.seat))
+    def _decide(self, claim: game.Claim) -> bool:
+        """True: sign now. We never sign while we hold a move of the accused that the host has not logged (the
+        host hides it: R-GAME-17 accuses it); otherwise once our own clock has seen the game stand still for
+        `move_timeout` (any entry but a silent-seat abort restarts it, as the host's does)."""
+        held = self.witness.held if self.witness is not None else {}
+        if any(a == claim.accused for a, _ in held):
+            self._declined.add(claim.seq)
+            return False
+        if held:
+            return False  # the host owes us an answer: we sign nothing it asks of us until it gives one
+        if self._quiet_since is None:
+            self._quiet_since = self._now  # resumed: our clock starts now
+        return self._now - self._quiet_since >= self.move_timeout
 
     def send(self, move: bytes) -> None:
         """Write one of our signed moves to the file, then queue it for the host."""

@@ -128,15 +128,21 @@ class Ending:
 @dataclass(frozen=True, slots=True)
 class Claim:
     """A `silent-seat` abort: the seat named, the entry that named it, and every seat that has signed it since
-    (R-PEER-37a). It proves the silence only once every other seat, and at least MIN_ATTESTERS, signed it."""
+    (R-PEER-38a). It proves the silence only once every other seat, and at least MIN_ATTESTERS, signed it; any
+    other entry before that answers it (the game went on) and it proves nothing."""
 
     accused: int
     seq: int
     by: int  # the seat that named it first
     signers: int  # bit mask of the seats that signed an Abort(accused, silent-seat)
+    answered: int = -1  # the seq of the entry that answered it (-1: not answered)
 
     def signed_by(self, seat: int) -> bool:
         return bool(self.signers >> seat & 1)
+
+    @property
+    def alive(self) -> bool:
+        return self.answered < 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,10 +223,7 @@ def waiting_on(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
     if snap.phase in (DEAL_KEYS, DRAW_KEYS):
         return tuple(s for s in everyone if not snap.keys_done >> s & 1)
     if snap.phase == AUDIT:
-        owed = {s for s in _audit_needed(ctx, snap) if not snap.audited >> s & 1}
-        for claim in open_claims(ctx, snap):
-            owed.update(undecided(ctx, snap, claim))
-        return tuple(sorted(owed))
+        return tuple(s for s in _audit_needed(ctx, snap) if not snap.audited >> s & 1)
     return ()
 
 
@@ -241,22 +244,21 @@ def attested(ctx: GameContext, claim: Claim) -> bool:
 
 
 def may_sign(ctx: GameContext, claim: Claim, seat: int) -> bool:
-    """Any seat but the accused may sign a claim once, until it is attested (also after its own audit)."""
-    return seat != claim.accused and not claim.signed_by(seat) and not attested(ctx, claim)
+    """Every seat but the accused may sign a claim once, while it is neither answered nor attested."""
+    return claim.alive and seat != claim.accused and not claim.signed_by(seat) and not attested(ctx, claim)
 
 
-def undecided(ctx: GameContext, snap: Snapshot, claim: Claim) -> tuple[int, ...]:
-    """Seats whose audit waits for their word on a claim: they may sign it and have not audited (a seat that
-    audits without signing declines it; it may still sign later, but nothing waits for it)."""
-    return tuple(s for s in range(ctx.seats) if may_sign(ctx, claim, s) and not snap.audited >> s & 1)
+def live_claim(snap: Snapshot, seat: int) -> Claim | None:
+    """The claim on `seat` that is not answered, if any (an attested claim stays live: it is final)."""
+    return next((c for c in snap.claims if c.accused == seat and c.alive), None)
 
 
-def open_claims(ctx: GameContext, snap: Snapshot) -> tuple[Claim, ...]:
-    return tuple(c for c in snap.claims if undecided(ctx, snap, c))
-
-
-def claim_on(snap: Snapshot, seat: int) -> Claim | None:
-    return next((c for c in snap.claims if c.accused == seat), None)
+def _answer_claims(ctx: GameContext, snap: Snapshot, seq: int) -> Snapshot:
+    """An entry that is not a silent-seat abort answers every claim not attested yet: the game went on."""
+    if not any(c.alive and not attested(ctx, c) for c in snap.claims):
+        return snap
+    claims = tuple(replace(c, answered=seq) if c.alive and not attested(ctx, c) else c for c in snap.claims)
+    return replace(snap, claims=claims)
 
 
 def silence_candidates(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
@@ -296,6 +298,15 @@ def advance(
     body = parse_body(move)
     if snap.phase == OVER_PHASE:
         raise _refuse("game-over", "the game is over", author)
+    if isinstance(body, AbortBody) and body.reason == SILENT_SEAT:
+        return _abort(ctx, snap, body, author, seq)
+    nxt, events = _step(ctx, snap, body, author, seq, seen_version)
+    return _answer_claims(ctx, nxt, seq), events
+
+
+def _step(
+    ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int, seen_version: int | None
+) -> tuple[Snapshot, list[Event]]:
     if isinstance(body, AbortBody):
         return _abort(ctx, snap, body, author, seq)
     if snap.phase == SHUFFLE or snap.phase == LOCK:
@@ -570,33 +581,30 @@ def _abort(
 def _claim(
     ctx: GameContext, snap: Snapshot, accused: int | None, author: int, length: int
 ) -> tuple[Snapshot, list[Event]]:
+    """A new claim, or a signature of the live one. The game goes on; only an attested claim ends it (or, in the
+    audit, excuses the silent seat's audit)."""
     if accused is None or accused == author:
         raise _refuse("bad-field", "silent-seat names another seat", author)
-    existing = claim_on(snap, accused)
+    existing = live_claim(snap, accused)
     if existing is not None:
         if not may_sign(ctx, existing, author):
             raise _refuse("repeated-claim", f"this seat has named seat {accused} silent already", author)
         signed = replace(existing, signers=existing.signers | 1 << author)
-        claims = tuple(signed if c is existing else c for c in snap.claims)
-        return _after_abort(ctx, replace(snap, claims=claims))
+        nxt = replace(snap, claims=tuple(signed if c is existing else c for c in snap.claims))
+        if not attested(ctx, signed):
+            return nxt, []
+        if nxt.phase != AUDIT:
+            return _after_abort(ctx, _to_audit(ctx, nxt, Ending("abort", accused, SILENT_SEAT, signed.by)))
+        return _after_abort(ctx, nxt)
     if accused not in silence_candidates(ctx, snap):
         raise _refuse("not-waited-on", f"the game does not wait on seat {accused}", author)
-    claims = (*snap.claims, Claim(accused, length, author, 1 << author))
-    nxt = replace(snap, claims=claims)
-    if snap.phase != AUDIT:
-        nxt = _to_audit(ctx, nxt, Ending("abort", accused, SILENT_SEAT, author))
-    return _after_abort(ctx, nxt)
+    return replace(snap, claims=(*snap.claims, Claim(accused, length, author, 1 << author))), []
 
 
 def _after_abort(ctx: GameContext, nxt: Snapshot) -> tuple[Snapshot, list[Event]]:
-    if _closing(ctx, nxt):
+    if any(not nxt.audited >> s & 1 for s in _audit_needed(ctx, nxt)):
         return nxt, [PhaseChanged(AUDIT)]
     return _finish(ctx, nxt)
-
-
-def _closing(ctx: GameContext, snap: Snapshot) -> bool:
-    """The audit phase goes on while an audit is owed or a claim may still be signed."""
-    return any(not snap.audited >> s & 1 for s in _audit_needed(ctx, snap)) or bool(open_claims(ctx, snap))
 
 
 def _audit_step(ctx: GameContext, snap: Snapshot, body: object, author: int) -> tuple[Snapshot, list[Event]]:
@@ -607,7 +615,7 @@ def _audit_step(ctx: GameContext, snap: Snapshot, body: object, author: int) -> 
         raise _refuse("out-of-phase", "the audit is due", author)
     deck = deckp.apply(snap.deck, msg)
     nxt = replace(snap, deck=deck, audited=snap.audited | 1 << author)
-    if _closing(ctx, nxt):
+    if any(not nxt.audited >> s & 1 for s in _audit_needed(ctx, nxt)):
         return nxt, []
     return _finish(ctx, nxt)
 
@@ -642,12 +650,12 @@ def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
                                 "opens every position to a card", seat=ending.by)
     loser: int | None = fault.seat if fault is not None else None
     reason = fault.reason if fault is not None else ""
-    if loser is None:
+    if loser is None:  # the first proven loss stands: a seat that left cannot pass its loss on by a later claim
         proven = next((c for c in snap.claims if attested(ctx, c)), None)
-        if proven is not None:
-            loser, reason = proven.accused, SILENT_SEAT
-        elif ending.kind == "abort" and ending.reason == LEAVING:
+        if ending.kind == "abort" and ending.reason == LEAVING:
             loser, reason = ending.accused, LEAVING
+        elif proven is not None:
+            loser, reason = proven.accused, SILENT_SEAT
     final: GameResult | None = None
     if rules is not None and loser is not None:
         if rules.forfeit < 0:

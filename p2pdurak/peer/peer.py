@@ -214,24 +214,20 @@ class Peer:
         self.pending_counter = self.counter
         return data
 
-    def protocol_move(self, *, decline: bool = False) -> bytes | None:
+    def protocol_move(self) -> bytes | None:
         """The next step this seat owes the protocol without any choice (shuffle, lock, acks, keys, the
-        declaration, the audit), or None. The caller persists the bytes, then sends them. While a silent-seat
-        claim waits for this seat's word (`undecided_claim`), the audit is held back: the caller signs the claim
-        (`abort(accused, "silent-seat")`) or passes `decline=True` to audit without signing it."""
+        declaration, the audit), or None. The caller persists the bytes, then sends them."""
         if self.seat is None or self.secrets is None or self.pending is not None or self.over:
-            return None
-        if not decline and self.undecided_claim() is not None:
             return None
         body = self._protocol_body()
         return None if body is None else self._sign(body)
 
-    def undecided_claim(self) -> game.Claim | None:
-        """The first open silent-seat claim on another seat that this seat has neither signed nor declined."""
-        if self.seat is None:
-            return None
-        seat, snap = self.seat, self.snapshot
-        return next((c for c in game.open_claims(self.ctx, snap) if seat in game.undecided(self.ctx, snap, c)), None)
+    def claims_to_sign(self) -> tuple[game.Claim, ...]:
+        """The live silent-seat claims this seat may sign (whether it should is its clock's business, R-GAME-19)."""
+        seat = self.seat
+        if seat is None or self.over:
+            return ()
+        return tuple(c for c in self.snapshot.claims if game.may_sign(self.ctx, c, seat))
 
     def _protocol_body(self) -> object | None:
         snap, seat, sec = self.snapshot, self.seat, self.secrets

@@ -56,17 +56,18 @@ class ReportedAccusation:
 
 @dataclass(frozen=True, slots=True)
 class ReportedClaim:
-    """A silent-seat claim on the chain (R-PEER-37a): proven only when `attested` (every other seat signed it)."""
+    """A silent-seat claim on the chain (R-PEER-38a): proven only when `attested` (every other seat signed it)."""
 
     accused: int
     by: int  # the seat that made it
     entry: int  # the seq of the entry that made it
     signers: tuple[int, ...]
     attested: bool
+    answered: int | None = None  # the seq of the entry that answered it (the game went on)
 
     def to_json(self) -> dict[str, object]:
         return {"accused": self.accused, "by": self.by, "entry": self.entry, "signers": list(self.signers),
-                "attested": self.attested}
+                "attested": self.attested, "answered": self.answered}
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,7 @@ def reported_claims(observer: Peer) -> tuple[ReportedClaim, ...]:
     ctx, snap = observer.ctx, observer.snapshot
     return tuple(
         ReportedClaim(c.accused, c.by, c.seq, tuple(s for s in range(ctx.seats) if c.signed_by(s)),
-                      game.attested(ctx, c))
+                      game.attested(ctx, c), None if c.alive else c.answered)
         for c in snap.claims
     )
 
@@ -199,6 +200,9 @@ def claims_text(claims: tuple[ReportedClaim, ...], names: tuple[str, ...]) -> st
         signers = ", ".join(str(s) for s in c.signers)
         if c.attested:
             parts.append(f"{who} was silent: attested by every other seat ({signers})")
+        elif c.answered is not None:
+            parts.append(f"{who} named silent by seat(s) {signers}, answered at entry {c.answered} (the game went "
+                         "on): an unproven claim; nobody loses by it")
         else:
             parts.append(f"{who} named silent by seat(s) {signers}: an unproven claim, not attested by every "
                          "other seat; nobody loses by it")
@@ -331,6 +335,9 @@ def claim_lines(report: VerifyReport) -> list[str]:
                 f"{c.entry}")
         if c.attested:
             lines.append(f"{head}; signed by every other seat ({signers}): proven")
+        elif c.answered is not None:
+            lines.append(f"{head}; signed by {signers}, answered at entry {c.answered}: an unproven claim, nobody "
+                         "loses by it")
         else:
             lines.append(f"{head}; signed by {signers} only: an unproven claim, nobody loses by it")
     return lines

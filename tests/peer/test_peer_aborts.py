@@ -56,17 +56,24 @@ def _drop_pending(table: MemoryTable) -> None:
         peer.pending = None
 
 
-def _audit_all(table: MemoryTable, *, decline: bool = True, skip: frozenset[int] = frozenset()) -> None:
+def _audit_all(table: MemoryTable, *, skip: frozenset[int] = frozenset()) -> None:
     moved = True
     while moved:
         moved = False
         for peer in table.peers:
             if peer.seat in skip or peer.over:
                 continue
-            move = peer.protocol_move(decline=decline)
+            move = peer.protocol_move()
             if move is not None:
                 table.submit(move)
                 moved = True
+
+
+def _play_on(table: MemoryTable, seed: int = 9) -> None:
+    from p2pdurak.conformance.forge import play_until
+
+    rng = SeededRng(seed)
+    play_until(table, [random_chooser(rng)] * len(table.peers), rng, lambda t: False)
 
 
 def test_abort_reasons_are_a_closed_list() -> None:
@@ -124,10 +131,10 @@ def test_a_silence_attested_by_every_other_seat_makes_the_silent_seat_lose() -> 
     silent = _waited(table)
     signers = [s for s in range(3) if s != silent]
     assert isinstance(_abort(table, signers[0], silent, "silent-seat"), Appended)
-    # The second seat's audit is held back until it signs or declines the claim.
-    assert table.peers[signers[1]].undecided_claim() is not None
-    assert table.peers[signers[1]].protocol_move() is None
+    assert table.host_peer.phase == game.PLAY  # a claim alone ends nothing
+    assert [c.accused for c in table.peers[signers[1]].claims_to_sign()] == [silent]
     assert isinstance(_abort(table, signers[1], silent, "silent-seat"), Appended)
+    assert table.host_peer.phase == game.AUDIT  # attested: the game ends
     _audit_all(table, skip=frozenset({silent}))
     report = _verify(table)
     assert report.valid and report.how == "abort" and report.result is not None
@@ -135,17 +142,20 @@ def test_a_silence_attested_by_every_other_seat_makes_the_silent_seat_lose() -> 
     assert [(c.accused, c.signers, c.attested) for c in report.claims] == [(silent, tuple(signers), True)]
 
 
-def test_a_claim_one_seat_declines_makes_nobody_lose() -> None:
+def test_a_claim_the_accused_answers_is_dead_and_the_game_goes_on() -> None:
     table = _in_play()
     silent = _waited(table)
-    signers = [s for s in range(3) if s != silent]
-    assert isinstance(_abort(table, signers[0], silent, "silent-seat"), Appended)
-    _audit_all(table, decline=True)  # the other seat audits without signing; the named seat audits too
+    namer = next(s for s in range(3) if s != silent)
+    assert isinstance(_abort(table, namer, silent, "silent-seat"), Appended)
+    _play_on(table)  # the accused moves: that answers the claim
     report = _verify(table)
-    assert report.valid and report.how == "abort" and report.result is not None
-    assert report.result.durak is None and report.result.forfeit is None
-    assert [(c.accused, c.attested) for c in report.claims] == [(silent, False)]
+    assert report.valid and report.how == "result" and report.result is not None
+    assert report.result.forfeit is None
+    [claim] = report.claims
+    assert (claim.accused, claim.attested) == (silent, False) and claim.answered == claim.entry + 1
     assert "unproven" in report.message
+    third = next(s for s in range(3) if s not in (silent, namer))
+    assert not table.peers[third].claims_to_sign()  # a dead claim cannot be signed
 
 
 def test_two_seats_the_hosts_word_alone_never_proves_a_silence() -> None:
@@ -153,7 +163,8 @@ def test_two_seats_the_hosts_word_alone_never_proves_a_silence() -> None:
     silent = _waited(table)
     namer = 1 if silent == 0 else 0
     assert isinstance(_abort(table, namer, silent, "silent-seat"), Appended)
-    _audit_all(table, skip=frozenset({silent}))
+    assert isinstance(_abort(table, namer, silent, "silent-seat"), Rejected)
+    assert table.rejects[-1].reason == "repeated-claim"
     report = _verify(table)
     assert not report.valid and report.reason == "incomplete" and report.seat == silent
     assert report.result is None and [(c.accused, c.attested) for c in report.claims] == [(silent, False)]
@@ -168,12 +179,12 @@ def test_attack_1_a_host_that_names_a_seat_silent_as_the_game_ends_cannot_flip_t
         target = next(s for s in range(3) if s != 0)
         if isinstance(_abort(table, 0, target, "silent-seat"), Rejected):
             continue
-        _audit_all(table, decline=True)  # the named seat audits at once; the third seat declines
+        _audit_all(table)  # the named seat audits at once: that answers the claim
         report = _verify(table)
         assert report.valid and report.how == "result" and report.result is not None
         assert report.result == before
         assert report.result.forfeit is None  # the rules result, nobody forfeits by the claim
-        assert [(c.accused, c.attested) for c in report.claims] == [(target, False)]
+        assert [(c.accused, c.attested, c.answered is not None) for c in report.claims] == [(target, False, True)]
         return
     raise AssertionError("no seed reached the audit")
 
