@@ -498,9 +498,9 @@ def accused_at_the_abort(table: AdversaryTable) -> list[str]:
     for seat in (LIAR, VICTIM):
         runner = table.runners[seat]
         peer = runner.peer
-        ending = peer.snapshot.ending if peer is not None else None
-        if ending is None or ending.kind != "abort" or ending.accused != LIAR or ending.by != HOST:
-            problems.append(f"seat {seat} did not get the host's abort naming seat {LIAR}: {ending}")
+        claims = [(c.accused, c.by) for c in peer.snapshot.claims] if peer is not None else []
+        if (LIAR, HOST) not in claims:
+            problems.append(f"seat {seat} did not get the host's claim naming seat {LIAR}: {claims}")
         elif runner.overdue is not None and runner.overdue.held_for >= 8.0:
             problems.append(f"seat {seat} accused only at its time-out")
     return problems

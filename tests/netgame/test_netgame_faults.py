@@ -231,8 +231,9 @@ async def test_netgame_silent_in_the_audit_is_named_in_an_abort(tmp_path: Path) 
 
 
 async def test_netgame_silent_in_the_audit_after_an_abort_ends_incomplete(tmp_path: Path) -> None:
-    """Seat 2 is named silent, but seat 1 goes silent too before it signs: neither claim can be attested, the host
-    closes the session once it has named seat 1 twice, and the transcript names the seat owing its audit."""
+    """Seat 2 is named silent and seat 1 signs (the silence is proven); then seat 1 withholds its audit: nobody but
+    the host can sign that claim (seat 2 is silent), so the host closes the session once it has named seat 1
+    twice, and the transcript names the seat owing its audit."""
     table = await open_table(tmp_path, Options(deck=24, players=3), seed=9, move_timeout=SILENCE)
 
     def setup(nursery: trio.Nursery, t: Table) -> None:
@@ -249,7 +250,7 @@ async def test_netgame_silent_in_the_audit_after_an_abort_ends_incomplete(tmp_pa
     assert not report.valid and report.reason == "incomplete" and report.seat == 1, report
     assert all(e.kind == "bye" and e.reason == "silent-seat" for e in table.endings.values())
     assert table.side.app.silent == [2, 1, 1]  # the second claim on seat 1 is refused (repeated-claim): the end
-    assert [(c.accused, c.attested) for c in report.claims] == [(2, False), (1, False)]
+    assert [(c.accused, c.attested) for c in report.claims] == [(2, True), (1, False)]
 
 
 async def test_netgame_a_seat_silent_right_after_its_own_move_is_timed_out(tmp_path: Path) -> None:
