@@ -9,13 +9,13 @@ from typing import Any
 
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.log import Rejected, authenticate_move, sha256
-from p2pdurak.log.fixtures import forge_entry
 from p2pdurak.log.messages import Entry, EntryData
 from p2pdurak.log.moves import sign_reject
 from p2pdurak.net import messages as m
 from p2pdurak.net.api import Submission
 from p2pdurak.net.host import HostServer
 from p2pdurak.netgame.host import GameHost
+from p2pdurak.testing.log_fixtures import forge_entry
 from p2pdurak.wire import decode
 
 FALSE_REASON = "not-your-turn"  # the reason a peeking host gives for refusing a valid move

@@ -15,9 +15,9 @@ TOPICS: dict[str, str] = {
     "rules": "p2pdurak.bench.rules",
     "setup": "p2pdurak.bench.setup",
     "protocol": "p2pdurak.bench.protocol",
-    "shuffle": "p2pdurak.crypto.shuffle_bench",
-    "net": "p2pdurak.net.bench",
-    "bots": "p2pdurak.bots.bench",
+    "shuffle": "p2pdurak.bench.shuffle",
+    "net": "p2pdurak.bench.net",
+    "bots": "p2pdurak.bench.bots",
 }
 
 

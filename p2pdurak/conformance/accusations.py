@@ -29,11 +29,11 @@ from p2pdurak.log import (
     sign_move,
     verify_genesis,
 )
-from p2pdurak.log.fixtures import forge_accusation
 from p2pdurak.log.messages import Entry, EntryData
 from p2pdurak.log.moves import sign_reject
 from p2pdurak.peer import Peer, game
 from p2pdurak.peer.messages import PassBody
+from p2pdurak.testing.log_fixtures import forge_accusation
 from p2pdurak.wire import decode, encode
 
 FLAG = "Accusation"

@@ -190,8 +190,8 @@ def _small_order_key_case(bases: dict[str, bytes]) -> Tampered:
     durak. R-LOG-2 and R-LOG-5 refuse the key: bad-public-key, seat 1, before any entry."""
     from p2pdurak.crypto.ed25519 import forge_signature
     from p2pdurak.crypto.identity import signed_bytes
-    from p2pdurak.log.fixtures import forge_entry
     from p2pdurak.log.messages import Genesis, GenesisData
+    from p2pdurak.testing.log_fixtures import forge_entry
 
     scene = Scene(base_game("plain24"))
     ids = scene.table.identities
@@ -764,7 +764,7 @@ def _cheating_cases(bases: dict[str, bytes]) -> list[HostCase]:
 
 
 def message_groups() -> list[Json]:
-    from p2pdurak.log.vectors import message_to_json
+    from p2pdurak.conformance.log_vectors import message_to_json
     from p2pdurak.rules import Options
 
     key = bytes(range(1, 33))

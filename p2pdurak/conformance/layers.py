@@ -10,7 +10,7 @@ from typing import Any
 from p2pdurak.cards import format_card, parse_card
 from p2pdurak.conformance.transcripts import CaseOutcome
 from p2pdurak.crypto import deck as dp
-from p2pdurak.crypto import deck_sim, dleq
+from p2pdurak.crypto import dleq
 from p2pdurak.crypto.audit import audit
 from p2pdurak.crypto.cardpoints import card_point
 from p2pdurak.crypto.context import ProofContext
@@ -23,6 +23,7 @@ from p2pdurak.crypto.group import Point, base_mul, hash_to_point, scalar_from_by
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, PeerFault, RuleError
 from p2pdurak.rules import Options, State, apply, decode_state, new_game, parse_action, result
+from p2pdurak.testing import deck_sim
 
 Case = Mapping[str, Any]
 Group = Mapping[str, Any]
@@ -236,7 +237,7 @@ def run_groups(
 
 def run_shuffle_file(name: str, doc: Mapping[str, Any]) -> list[CaseOutcome]:
     """shuffle-proof.json (its own format: `cases` with `id`, `inputs`, `result`, and `error` if invalid)."""
-    from p2pdurak.crypto.shuffle_vectors import check_case
+    from p2pdurak.conformance.shuffle_vectors import check_case
 
     out: list[CaseOutcome] = []
     for case in doc["cases"]:

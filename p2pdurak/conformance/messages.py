@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from p2pdurak.conformance.log_vectors import message_to_json
 from p2pdurak.conformance.transcripts import CaseOutcome
 from p2pdurak.errors import PeerFault
 from p2pdurak.log import verify_genesis
-from p2pdurak.log.vectors import message_to_json
 from p2pdurak.peer.messages import BODY_TYPES, GameOptions
 from p2pdurak.peer.peer import Peer
 from p2pdurak.wire import DecodeError, decode, decode_one_of, encode

@@ -11,9 +11,7 @@ from typing import Any
 
 from p2pdurak.conformance.layers import run_groups
 from p2pdurak.conformance.transcripts import CaseOutcome
-from p2pdurak.crypto.identity import Identity
-from p2pdurak.net.hello import sign_hello, transcript
-from p2pdurak.net.vectors import (
+from p2pdurak.conformance.transport_vectors import (
     CLIENT_ROLES,
     check_hello_case,
     cut_frames,
@@ -21,6 +19,8 @@ from p2pdurak.net.vectors import (
     decode_payload,
     hello_inputs,
 )
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.net.hello import sign_hello, transcript
 
 Case = Mapping[str, Any]
 Group = Mapping[str, Any]

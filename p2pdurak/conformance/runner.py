@@ -61,13 +61,13 @@ class VectorDir:
 
 
 def _wire(name: str, doc: Doc, vd: VectorDir) -> list[CaseOutcome]:
-    from p2pdurak.wire.vectors import run
+    from p2pdurak.conformance.wire_vectors import run
 
     return [CaseOutcome(name, o.tc_id, o.passed, o.detail, doc.get("spec", "")) for o in run(dict(doc))]
 
 
 def _log(name: str, doc: Doc, vd: VectorDir) -> list[CaseOutcome]:
-    from p2pdurak.log.vectors import run
+    from p2pdurak.conformance.log_vectors import run
 
     return [CaseOutcome(name, o.tc_id, o.passed, o.detail, doc.get("spec", "")) for o in run(dict(doc))]
 

@@ -21,11 +21,11 @@ from p2pdurak.conformance.forge import play_until
 from p2pdurak.conformance.host import host_answer
 from p2pdurak.conformance.scenes import BASE_GAMES, BaseGame, Scene, phase_is
 from p2pdurak.conformance.transcripts import Json, rebuild, records_of, sha256_hex, verify_outcome
+from p2pdurak.conformance.wire_vectors import VECTOR_DIR, main_for
 from p2pdurak.log import KIND_ENTRY, KIND_GENESIS
 from p2pdurak.peer.events import Verdict
 from p2pdurak.peer.harness import MemoryTable
 from p2pdurak.peer.verify import reported_claims, result_json, verdict_json
-from p2pdurak.wire.vectors import VECTOR_DIR, main_for
 
 VALID_FILE = "transcript-valid.json"
 TAMPERED_FILE = "transcript-tampered.json"

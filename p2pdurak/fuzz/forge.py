@@ -19,8 +19,8 @@ from p2pdurak.fuzz.deck_mutate import field_mutation
 from p2pdurak.fuzz.mutate import mutated
 from p2pdurak.fuzz.valid import instances_of
 from p2pdurak.log import sign_move
-from p2pdurak.log.fixtures import forge_entry
 from p2pdurak.peer.messages import BODY_TYPES, DeckStep
+from p2pdurak.testing.log_fixtures import forge_entry
 from p2pdurak.wire import REGISTRY, DecodeError, EncodeError, decode, decode_one_of, encode
 
 

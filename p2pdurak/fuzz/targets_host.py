@@ -16,7 +16,7 @@ from p2pdurak.fuzz.fork import fork
 from p2pdurak.fuzz.target import Target, fail, unexpected
 from p2pdurak.fuzz.targets_peer import OBSERVER, Case, move_cases, prefixes
 from p2pdurak.log import Appended, Sequencer, verify_reject
-from p2pdurak.log.fixtures import forge_entry
+from p2pdurak.testing.log_fixtures import forge_entry
 from p2pdurak.wire import token_charset
 
 

@@ -26,7 +26,7 @@ from p2pdurak.log import (
     read_transcript,
     verify_transcript,
 )
-from p2pdurak.log.fixtures import forge_accusation, honest_chain, make_table
+from p2pdurak.testing.log_fixtures import forge_accusation, honest_chain, make_table
 
 T = make_table(3, seed=81, host=1)
 G = T.genesis

@@ -17,7 +17,7 @@ from p2pdurak.log import (
     sha256,
     sign_move,
 )
-from p2pdurak.log.fixtures import forge_accusation, forge_entry, make_table
+from p2pdurak.testing.log_fixtures import forge_accusation, forge_entry, make_table
 from p2pdurak.wire import decode, encode
 
 T = make_table(3, seed=71, host=1)

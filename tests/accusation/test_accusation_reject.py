@@ -18,10 +18,10 @@ from p2pdurak.log import (
     sha256,
     verify_reject,
 )
-from p2pdurak.log.fixtures import forge_accusation
 from p2pdurak.log.moves import sign_reject
 from p2pdurak.peer import Peer
 from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
+from p2pdurak.testing.log_fixtures import forge_accusation
 from tests.accusation.accusation_helpers import Game, game
 
 ACCUSER = 1

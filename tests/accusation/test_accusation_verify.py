@@ -9,9 +9,9 @@ import pytest
 
 from p2pdurak.cli import main
 from p2pdurak.log import sign_move
-from p2pdurak.log.fixtures import forge_accusation
 from p2pdurak.peer.messages import PassBody
 from p2pdurak.peer.verify import ReportedAccusation, VerifyReport, verify_transcript_bytes
+from p2pdurak.testing.log_fixtures import forge_accusation
 from p2pdurak.wire import encode
 from tests.accusation.accusation_helpers import Game, game
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from p2pdurak.log.fixtures import forge_entry
 from p2pdurak.peer.harness import MemoryTable
 from p2pdurak.rules import Options
+from p2pdurak.testing.log_fixtures import forge_entry
 
 
 def test_adversarial_chain_fault_carries_the_entry_as_evidence() -> None:

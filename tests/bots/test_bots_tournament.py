@@ -121,7 +121,7 @@ def test_bots_play_a_whole_game_through_the_sans_io_peers(options: Options) -> N
 
 
 def test_bench_topic_reports_playout_and_search_rates() -> None:
-    from p2pdurak.bots import bench
+    from p2pdurak.bench import bots as bench
 
     assert bench.playout_rate(Options(deck=24), 3) > 0
     assert bench.iteration_rate(Options(deck=24), 5) > 0

@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 
-from p2pdurak.crypto import deck_sim
 from p2pdurak.crypto.deck import DeckParams
-from p2pdurak.crypto.deck_sim import Table
 from p2pdurak.crypto.group import SeededRng
+from p2pdurak.testing import deck_sim
+from p2pdurak.testing.deck_sim import Table
 
 
 def make_params(seats: int, kind: int, proofs: bool = False, game: str = "tests") -> DeckParams:

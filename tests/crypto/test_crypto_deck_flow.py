@@ -6,11 +6,11 @@ from hypothesis import strategies as st
 
 from p2pdurak.cards import deck
 from p2pdurak.crypto import deck as dp
-from p2pdurak.crypto import deck_sim
 from p2pdurak.crypto.audit import audit, missing_audits
 from p2pdurak.crypto.cardpoints import card_of_point, card_points
 from p2pdurak.crypto.deck_errors import DeckUsageError
 from p2pdurak.crypto.group import N, SeededRng
+from p2pdurak.testing import deck_sim
 from tests.crypto.deck_fixtures import dealt_table, locked_table, make_params
 
 CONFIGS = [(n, 24) for n in range(2, 5)] + [(n, k) for k in (36, 52) for n in range(2, 7)]

@@ -5,7 +5,6 @@ from dataclasses import replace
 import pytest
 
 from p2pdurak.crypto import deck as dp
-from p2pdurak.crypto import deck_sim
 from p2pdurak.crypto.audit import audit, require_audits
 from p2pdurak.crypto.deck_errors import (
     AuditFault,
@@ -20,6 +19,7 @@ from p2pdurak.crypto.deck_messages import AuditMsg, DeckMsg, LockMsg, RevealMsg,
 from p2pdurak.crypto.dleq import DleqProof
 from p2pdurak.crypto.group import G, GroupError, N, base_mul
 from p2pdurak.errors import PeerFault
+from p2pdurak.testing import deck_sim
 from tests.crypto.deck_fixtures import dealt_table, locked_table, make_params, rngs
 
 

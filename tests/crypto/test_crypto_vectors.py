@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from p2pdurak.cards import format_card, parse_card
+from p2pdurak.conformance import crypto_vectors as vectors
 from p2pdurak.crypto import deck as dp
-from p2pdurak.crypto import deck_sim, dleq, vectors
+from p2pdurak.crypto import dleq
 from p2pdurak.crypto.audit import audit
 from p2pdurak.crypto.cardpoints import card_point
 from p2pdurak.crypto.context import ProofContext
@@ -20,6 +21,7 @@ from p2pdurak.crypto.dleq import DleqProof
 from p2pdurak.crypto.group import N, Point, base_mul, hash_to_point, scalar_from_bytes
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, PeerFault
+from p2pdurak.testing import deck_sim
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
@@ -34,7 +36,7 @@ def load(name: str) -> dict[str, Any]:
 @pytest.mark.parametrize("name", sorted(vectors.FILES))
 def test_vector_files_are_what_the_generator_writes(name: str) -> None:
     stale = (VECTORS / name).read_text(encoding="utf-8") != vectors.render(vectors.FILES[name]())
-    assert not stale, f"{name} is stale: run `python -m p2pdurak.crypto.vectors` after a protocol change"
+    assert not stale, f"{name} is stale: run `python -m p2pdurak.conformance.crypto_vectors` after a protocol change"
 
 
 def test_card_point_vectors() -> None:

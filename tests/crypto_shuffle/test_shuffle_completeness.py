@@ -6,6 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from p2pdurak.conformance.shuffle_vectors import (
+    ShuffleStatement,
+    forge_proof,
+    input_points,
+    permutation_columns,
+    random_statement,
+)
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import G, N, SeededRng, base_mul
 from p2pdurak.crypto.shuffle_lincomb import lincomb, point_sum
@@ -17,13 +24,6 @@ from p2pdurak.crypto.shuffle_proof import (
     prove_shuffle,
     recompute_sigma_commitments,
     verify_shuffle,
-)
-from p2pdurak.crypto.shuffle_vectors import (
-    ShuffleStatement,
-    forge_proof,
-    input_points,
-    permutation_columns,
-    random_statement,
 )
 
 CTX = ProofContext(bytes(range(32)), 4, "shuffle")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from p2pdurak.conformance.shuffle_vectors import random_statement
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import Rng, SeededRng, scalar_to_bytes
 from p2pdurak.crypto.shuffle_proof import (
@@ -12,7 +13,6 @@ from p2pdurak.crypto.shuffle_proof import (
     permutation_witness,
     prove_shuffle,
 )
-from p2pdurak.crypto.shuffle_vectors import random_statement
 
 CTX = ProofContext(b"\x07" * 32, 0, "shuffle")
 

@@ -9,6 +9,7 @@ statements that differ share o_key, so (z_key - z_key') / (v - v') = s.
 
 from __future__ import annotations
 
+from p2pdurak.conformance.shuffle_vectors import input_points
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import GroupError, N, Point, SeededRng, base_mul
 from p2pdurak.crypto.secrets_store import SeatSecrets
@@ -23,7 +24,6 @@ from p2pdurak.crypto.shuffle_proof import (
     prove_shuffle,
     verify_shuffle,
 )
-from p2pdurak.crypto.shuffle_vectors import input_points
 
 GAME = bytes(range(32))
 SEED = b"the same --seed"

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from p2pdurak.conformance.shuffle_vectors import CHEATS, ShuffleStatement, random_statement
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import N, Point, SeededRng, base_mul
 from p2pdurak.crypto.shuffle_proof import (
@@ -18,7 +19,6 @@ from p2pdurak.crypto.shuffle_proof import (
     recompute_sigma_commitments,
     verify_shuffle,
 )
-from p2pdurak.crypto.shuffle_vectors import CHEATS, ShuffleStatement, random_statement
 
 SEAT = 5
 CTX = ProofContext(b"\x11" * 32, SEAT, "shuffle")

@@ -7,9 +7,9 @@ import hashlib
 import json
 from typing import Any
 
+from p2pdurak.conformance.shuffle_vectors import DEFAULT_PATH, check_case
 from p2pdurak.crypto.group import G, GroupError, N, Point, hash_to_point
 from p2pdurak.crypto.shuffle_lincomb import lincomb, point_sum
-from p2pdurak.crypto.shuffle_vectors import DEFAULT_PATH, check_case
 
 
 def _hs(tag: str, parts: list[bytes]) -> int:

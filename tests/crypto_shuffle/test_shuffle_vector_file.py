@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from p2pdurak.crypto.shuffle_vectors import DEFAULT_PATH, build_vectors, check_case, render
+from p2pdurak.conformance.shuffle_vectors import DEFAULT_PATH, build_vectors, check_case, render
 
 
 def _load() -> dict[str, Any]:
@@ -46,4 +46,4 @@ def test_valid_cases_carry_a_true_witness() -> None:
 
 def test_the_file_is_what_the_generator_makes() -> None:
     if DEFAULT_PATH.read_text() != render(build_vectors()):
-        pytest.fail("protocol/vectors/shuffle-proof.json is stale: run python -m p2pdurak.crypto.shuffle_vectors")
+        pytest.fail("protocol/vectors/shuffle-proof.json is stale: run python -m p2pdurak.conformance.shuffle_vectors")

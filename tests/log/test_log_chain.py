@@ -24,8 +24,8 @@ from p2pdurak.log import (
     sign_move,
     verify_reject,
 )
-from p2pdurak.log.fixtures import Table, forge_entry, honest_chain, make_table
 from p2pdurak.log.messages import Entry, EntryData, Move, Reject
+from p2pdurak.testing.log_fixtures import Table, forge_entry, honest_chain, make_table
 from p2pdurak.wire import DecodeError, decode, encode, encode_value
 
 TABLE = make_table(3, seed=11, host=1)

@@ -23,8 +23,8 @@ from p2pdurak.log import (
     read_transcript,
     verify_transcript,
 )
-from p2pdurak.log.fixtures import honest_chain, make_table
 from p2pdurak.log.messages import Entry, EntryData, Move
+from p2pdurak.testing.log_fixtures import honest_chain, make_table
 from p2pdurak.wire import decode, encode
 
 SMALL = make_table(2, seed=21, host=0)

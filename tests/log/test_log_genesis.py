@@ -19,8 +19,8 @@ from p2pdurak.log import (
     sign_genesis,
     verify_genesis,
 )
-from p2pdurak.log.fixtures import make_table
 from p2pdurak.log.messages import Genesis, GenesisData, Member
+from p2pdurak.testing.log_fixtures import make_table
 from p2pdurak.wire import decode, encode, encode_value
 from p2pdurak.wire.canonical import Value
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from p2pdurak.log import vectors
-from p2pdurak.wire.vectors import VECTOR_DIR, dump
+from p2pdurak.conformance import log_vectors as vectors
+from p2pdurak.conformance.wire_vectors import VECTOR_DIR, dump
 
 FILES = {vectors.MESSAGES_FILE: vectors.generate_messages, vectors.LOG_FILE: vectors.generate_log}
 

@@ -6,8 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from p2pdurak.log import sha256
-from p2pdurak.log.fixtures import make_table
 from p2pdurak.netgame.witness import MAX_HELD_PER_AUTHOR, MoveWitness, Overdue
+from p2pdurak.testing.log_fixtures import make_table
 
 TABLE = make_table(seats=4)
 HEAD = bytes(32)

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from p2pdurak.conformance import transport_vectors as vectors
+from p2pdurak.conformance.wire_vectors import VECTOR_DIR, dump
 from p2pdurak.net import messages as m
-from p2pdurak.net import vectors
-from p2pdurak.wire.vectors import VECTOR_DIR, dump
 
 PATH = VECTOR_DIR / vectors.FILE_NAME
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from p2pdurak.conformance import transport_vectors as vectors
 from p2pdurak.conformance.net_vectors import run_net_file
 from p2pdurak.conformance.runner import VectorDir, run_file
-from p2pdurak.net import vectors
-from p2pdurak.wire.vectors import VECTOR_DIR, dump
+from p2pdurak.conformance.wire_vectors import VECTOR_DIR, dump
 
 Case = dict[str, Any]
 

@@ -24,7 +24,7 @@ from p2pdurak.rules import (
     sample_determinization,
     view_of,
 )
-from tests.rules.rules_playout import (
+from p2pdurak.testing.rules_playout import (
     any_action,
     check_conservation,
     check_view,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.rules.rules_scenario import all_scenarios, parse_scenario, run_scenario
+from p2pdurak.testing.rules_scenario import all_scenarios, parse_scenario, run_scenario
 
 
 def test_rules_scenario_files_exist() -> None:

@@ -45,7 +45,7 @@ from p2pdurak.rules import (
     view_of,
 )
 from p2pdurak.rules.codec import HASH_TAG
-from tests.rules.rules_playout import random_deck, random_game
+from p2pdurak.testing.rules_playout import random_deck, random_game
 
 
 def _deck36() -> list[int]:

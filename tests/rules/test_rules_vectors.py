@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from p2pdurak.conformance.rules_vectors import VECTOR_DIR, parse_deck, result_text
 from p2pdurak.errors import RuleError
 from p2pdurak.rules import Options, apply, decode_state, new_game, parse_action
-from tests.rules.rules_vectors import VECTOR_DIR, parse_deck, result_text
 
 
 def _load(name: str) -> dict[str, Any]:

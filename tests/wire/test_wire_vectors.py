@@ -6,7 +6,7 @@ import copy
 import json
 from typing import Any
 
-from p2pdurak.wire import vectors
+from p2pdurak.conformance import wire_vectors as vectors
 from p2pdurak.wire.canonical import Value
 
 

@@ -1,4 +1,5 @@
-"""Conformance vectors for the canonical value encoding (SPEC.md 6.6): `python -m p2pdurak.wire.vectors [--check]`.
+"""Conformance vectors for the canonical value encoding (SPEC.md 6.6):
+`python -m p2pdurak.conformance.wire_vectors [--check]`.
 
 Decoded values are written as typed JSON so that any implementation can compare them: {"uint": 5}, {"bin": hex},
 {"str": text}, {"bool": true}, {"nil": null}, {"array": [...]}.

@@ -1,4 +1,5 @@
-"""Conformance vectors of the transport (SPEC.md 9.1-9.3, 9.11, 9.12): `python -m p2pdurak.net.vectors [--check]`.
+"""Conformance vectors of the transport (SPEC.md 9.1-9.3, 9.11, 9.12):
+`python -m p2pdurak.conformance.transport_vectors [--check]`.
 
 net-messages.json: transport message payloads decoded (NetMessage), byte streams cut into frames (Frame), and the
 hello transcripts and signatures of the four roles with seeded keys (Hello).
@@ -19,17 +20,17 @@ import p2pdurak.log.accusation
 import p2pdurak.log.messages
 import p2pdurak.peer.messages  # noqa: F401  (registers the log and peer tags: they are known, but not transport)
 from p2pdurak import PROTOCOL_VERSION, SUITE
+from p2pdurak.conformance.log_vectors import message_to_json
+from p2pdurak.conformance.wire_vectors import main_for
 from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
-from p2pdurak.log.vectors import message_to_json
 from p2pdurak.net import messages as m
 from p2pdurak.net.errors import NetFault
 from p2pdurak.net.framing import DEFAULT_MAX_FRAME, HEADER, FrameDecoder
 from p2pdurak.net.hello import check_hello, sign_hello, transcript
 from p2pdurak.wire import DecodeError, decode_one_of, encode, encode_value
 from p2pdurak.wire.canonical import Value
-from p2pdurak.wire.vectors import main_for
 
 FILE_NAME = "net-messages.json"
 GENERATOR = "python -m p2pdurak.net.vectors"

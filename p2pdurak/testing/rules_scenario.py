@@ -32,7 +32,7 @@ from p2pdurak.rules.engine import _open_bout, asked_card
 from p2pdurak.rules.result import result
 from p2pdurak.rules.state import DECLARING, PHASE_NAMES, PLAYING
 
-SCENARIO_DIR = Path(__file__).parent / "scenarios"
+SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "rules" / "scenarios"  # in the source tree
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Generator of the rules conformance vectors (protocol/vectors/rules-*.json, SPEC.md 3.15).
 
-    python -m tests.rules.rules_vectors      # rewrites the files
+    python -m p2pdurak.conformance.rules_vectors      # rewrites the files (as does conformance.regenerate)
 
 rules-actions.json: every action line of every scenario file, as (encoded state, action, seen) -> valid with the
 hash of the next state, or invalid with the reason code. rules-games.json: complete random games (deal by position,
@@ -28,10 +28,11 @@ from p2pdurak.rules import (
     parse_action,
     result,
 )
-from tests.rules.rules_playout import any_action, random_deck
-from tests.rules.rules_scenario import all_scenarios, parse_scenario, start
+from p2pdurak.testing.rules_playout import any_action, random_deck
+from p2pdurak.testing.rules_scenario import all_scenarios, parse_scenario, start
 
 VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+FILE_NAMES = ("rules-actions.json", "rules-games.json")  # what build() returns
 HEADER = {"suite": "secp256k1-sha256-ed25519", "version": 1, "generator": "tests.rules.rules_vectors"}
 
 

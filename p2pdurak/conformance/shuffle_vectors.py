@@ -1,6 +1,6 @@
 """Conformance vectors for the shuffle argument, and the cheating provers they (and the tests) are made with.
 
-Regenerate with `python -m p2pdurak.crypto.shuffle_vectors [PATH]` (default protocol/vectors/shuffle-proof.json).
+Regenerate with `python -m p2pdurak.conformance.shuffle_vectors [PATH]` (default protocol/vectors/shuffle-proof.json).
 Everything is driven by SeededRng, so the file is reproducible byte for byte; a test checks that it is current.
 Never use anything here in a game: the forgers exist to show that the verifier rejects them.
 """

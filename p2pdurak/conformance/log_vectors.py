@@ -1,4 +1,4 @@
-"""Conformance vectors of the log (SPEC.md 6.6, 7.9): `python -m p2pdurak.log.vectors [--check]`.
+"""Conformance vectors of the log (SPEC.md 6.6, 7.9): `python -m p2pdurak.conformance.log_vectors [--check]`.
 
 wire-messages.json: each log message type decoded from bytes (valid with its fields, invalid with the reason).
 wire-log.json: genesis checks, chain replays, equivocation evidence and transcript files.
@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from p2pdurak import PROTOCOL_VERSION, SUITE
+from p2pdurak.conformance.wire_vectors import Outcome, main_for
 from p2pdurak.crypto import ed25519
 from p2pdurak.crypto.identity import Identity, SignatureError, signed_bytes, verify
 from p2pdurak.errors import DurakError, LocalError, PeerFault
@@ -26,7 +27,6 @@ from p2pdurak.log.dlog import (
 )
 from p2pdurak.log.evidence import EntryEquivocation, MoveEquivocation
 from p2pdurak.log.faults import ReplayFault, sha256
-from p2pdurak.log.fixtures import Table, forge_accusation, forge_entry, honest_chain, make_table
 from p2pdurak.log.genesis import verify_genesis
 from p2pdurak.log.messages import (
     Entry,
@@ -41,9 +41,9 @@ from p2pdurak.log.messages import (
 )
 from p2pdurak.log.moves import sign_move
 from p2pdurak.log.sequencer import Appended, Rejected, Sequencer
+from p2pdurak.testing.log_fixtures import Table, forge_accusation, forge_entry, honest_chain, make_table
 from p2pdurak.wire import REGISTRY, DecodeError, decode, encode, encode_value
 from p2pdurak.wire.canonical import Value
-from p2pdurak.wire.vectors import Outcome, main_for
 
 MESSAGES_FILE = "wire-messages.json"
 LOG_FILE = "wire-log.json"

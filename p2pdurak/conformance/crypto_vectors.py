@@ -1,6 +1,6 @@
 """Generator of the deck-protocol conformance vectors in `protocol/vectors/crypto-*.json` (Wycheproof style).
 
-Run `python -m p2pdurak.crypto.vectors [DIR]` to regenerate them; the output depends only on fixed seeds, so
+Run `python -m p2pdurak.conformance.crypto_vectors [DIR]` to regenerate them; the output depends only on fixed seeds, so
 the tests check that the files in the repository are exactly what this module writes.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 from p2pdurak import PROTOCOL_VERSION, SUITE
 from p2pdurak.cards import DECK_KINDS, deck, format_card
 from p2pdurak.crypto import deck as deck_protocol
-from p2pdurak.crypto import deck_sim, dleq
+from p2pdurak.crypto import dleq
 from p2pdurak.crypto.audit import audit
 from p2pdurak.crypto.cardpoints import CARD_TAG, card_point
 from p2pdurak.crypto.context import ProofContext
@@ -26,6 +26,7 @@ from p2pdurak.crypto.deck_errors import NotACard
 from p2pdurak.crypto.deck_messages import RevealMsg, ShuffleMsg
 from p2pdurak.crypto.group import G, N, Point, SeededRng, base_mul, random_scalar, scalar_to_bytes
 from p2pdurak.errors import DurakError, PeerFault
+from p2pdurak.testing import deck_sim
 
 Json = dict[str, Any]
 
