@@ -1,16 +1,7 @@
 import pytest
 
-from p2pdurak.crypto.group import (
-    G,
-    GroupError,
-    N,
-    Point,
-    SeededRng,
-    base_mul,
-    hash_to_point,
-    random_permutation,
-    scalar_from_bytes,
-)
+from p2pdurak.crypto.group import G, GroupError, N, Point, base_mul, hash_to_point, scalar_from_bytes
+from p2pdurak.randomness import SeededRng, random_permutation
 
 
 def test_point_round_trip_and_arithmetic() -> None:

@@ -4,7 +4,6 @@ from pathlib import Path
 
 import pytest
 
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import (
     Identity,
     SignatureError,
@@ -14,6 +13,7 @@ from p2pdurak.crypto.identity import (
     verify,
 )
 from p2pdurak.errors import LocalError
+from p2pdurak.randomness import SeededRng
 
 
 def test_sign_verify_and_domain_separation() -> None:

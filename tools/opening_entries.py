@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 import sys
 
-from p2pdurak.crypto.group import SeededRng
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import DECLARING, Options, apply, legal_actions, new_game, shuffled_deck
 
 

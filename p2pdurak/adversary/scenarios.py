@@ -17,13 +17,14 @@ from p2pdurak.adversary.table import AdversaryTable, Plan
 from p2pdurak.adversary.tamper import EntryView, Equivocation, Fork, Skip, Swap
 from p2pdurak.cards import rank_of, suit_of
 from p2pdurak.crypto.deck_messages import POINT_SIZE, SCALAR_SIZE
-from p2pdurak.crypto.group import SeededRng, scalar_to_bytes
+from p2pdurak.crypto.group import scalar_to_bytes
 from p2pdurak.errors import PeerFault, RuleError
 from p2pdurak.log import SignedMove, authenticate_move, sign_move
 from p2pdurak.log.faults import sha256
 from p2pdurak.peer import Peer, game
 from p2pdurak.peer.harness import Chooser, random_chooser
 from p2pdurak.peer.messages import BODY_TYPES, AbortBody, BeatBody, DeckStep, DeclareBody, PlayBody
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import Action, Beat, Challenge, Options, Play, State, legal_actions
 from p2pdurak.wire import decode, decode_one_of, encode
 

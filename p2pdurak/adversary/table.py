@@ -15,7 +15,6 @@ import trio
 
 from p2pdurak.adversary.liars import LyingRunner, SeatLie
 from p2pdurak.adversary.tamper import EntryView, MovePredicate, TamperingHost, TamperingServer
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import DurakError
 from p2pdurak.net.api import Ending, NetEvent
@@ -29,6 +28,7 @@ from p2pdurak.netgame.table import HostSide, TableSpec
 from p2pdurak.peer import Event, Faulted
 from p2pdurak.peer.harness import NAMES, Chooser
 from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import Options, State
 
 ADVERSARY_CONFIG = NetConfig(

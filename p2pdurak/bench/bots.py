@@ -12,7 +12,7 @@ import time
 from p2pdurak.bots.base import actor
 from p2pdurak.bots.heuristic import Style, heuristic_action
 from p2pdurak.bots.search import Budget, HardBot, search_actions
-from p2pdurak.crypto.group import SeededRng
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import DECLARING, Options, State, apply, legal_actions, new_game, shuffled_deck, view_of
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from p2pdurak.crypto.group import SeededRng
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import OVER, Options, all_options, apply, legal_actions, new_game, shuffled_deck
 
 _MASK64 = (1 << 64) - 1

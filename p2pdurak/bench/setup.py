@@ -12,8 +12,8 @@ import time
 from p2pdurak.crypto import deck
 from p2pdurak.crypto.deck import DeckParams, DeckTranscript
 from p2pdurak.crypto.deck_messages import decode
-from p2pdurak.crypto.group import system_rng
 from p2pdurak.crypto.secrets_store import SeatSecrets
+from p2pdurak.randomness import system_rng
 from p2pdurak.testing.deck_sim import deal_positions
 
 SEATS, DECK = 6, 36

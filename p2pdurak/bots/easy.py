@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from p2pdurak.bots.base import actor, check_view
-from p2pdurak.crypto.group import random_below
+from p2pdurak.randomness import random_below
 from p2pdurak.rules import Action, State
 
 if TYPE_CHECKING:
-    from p2pdurak.crypto.group import Rng
+    from p2pdurak.randomness import Rng
 
 
 class EasyBot:

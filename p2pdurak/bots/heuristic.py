@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from p2pdurak.bots.base import actor, check_view, is_cheat, suspicious_cards
-from p2pdurak.crypto.group import random_below
+from p2pdurak.randomness import random_below
 from p2pdurak.rules import Action, Beat, Challenge, Pass, Play, ShowTrump, State, Take, Transfer
 from p2pdurak.rules.tables import BEATERS, SAME_RANK, ranks_spread
 
 if TYPE_CHECKING:
-    from p2pdurak.crypto.group import Rng
+    from p2pdurak.randomness import Rng
 
 
 @dataclass(frozen=True, slots=True)

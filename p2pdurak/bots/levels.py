@@ -10,7 +10,7 @@ from p2pdurak.bots.heuristic import NormalBot, Style
 from p2pdurak.errors import LocalError
 
 if TYPE_CHECKING:
-    from p2pdurak.crypto.group import Rng
+    from p2pdurak.randomness import Rng
 
 LEVELS = ("easy", "normal", "hard")
 

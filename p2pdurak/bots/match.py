@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from p2pdurak.bots.base import Bot
-from p2pdurak.crypto.group import random_below
 from p2pdurak.errors import LocalError, RuleError
+from p2pdurak.randomness import random_below
 from p2pdurak.rules import (
     DECLARING,
     OVER,
@@ -28,7 +28,7 @@ from p2pdurak.rules import (
 )
 
 if TYPE_CHECKING:
-    from p2pdurak.crypto.group import Rng
+    from p2pdurak.randomness import Rng
 
 
 class StuckGame(LocalError):

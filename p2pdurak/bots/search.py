@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from p2pdurak.bots.base import actor, check_view, is_cheat, suspicious_cards
 from p2pdurak.bots.heuristic import Style, heuristic_action, value
-from p2pdurak.crypto.group import random_below
+from p2pdurak.randomness import random_below
 from p2pdurak.rules import (
     OVER,
     Action,
@@ -36,7 +36,7 @@ from p2pdurak.rules import (
 )
 
 if TYPE_CHECKING:
-    from p2pdurak.crypto.group import Rng
+    from p2pdurak.randomness import Rng
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from p2pdurak.bots.base import Bot
 from p2pdurak.bots.match import play_game
-from p2pdurak.crypto.group import Rng, SeededRng
+from p2pdurak.randomness import Rng, SeededRng
 from p2pdurak.rules import GameResult, Options
 
 BotFactory = Callable[[Rng], Bot]

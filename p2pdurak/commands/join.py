@@ -37,7 +37,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import trio
 
-    from p2pdurak.crypto.group import SeededRng, system_rng
     from p2pdurak.crypto.identity import load_or_create_identity, profile_dir
     from p2pdurak.errors import LocalError
     from p2pdurak.net.api import Ending, ignore_event
@@ -47,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.netgame.players import bot_player
     from p2pdurak.netgame.seat import PrintingListener, SeatRunner
     from p2pdurak.netgame.session import NetSession, SharedInput, play_in_terminal, ui_available
+    from p2pdurak.randomness import SeededRng, system_rng
 
     link = " ".join(args.link) if args.link else None
     if not args.censor_timeout > 0:

@@ -848,10 +848,10 @@ def message_groups() -> list[Json]:
 
 def _genesis_with(options: bytes, seats: int) -> bytes:
     """A genesis signed by `seats` seeded identities (host 0) whose options field holds exactly these bytes."""
-    from p2pdurak.crypto.group import SeededRng
     from p2pdurak.crypto.identity import Identity
     from p2pdurak.log import assemble_genesis, make_genesis_data, sign_genesis
     from p2pdurak.peer.harness import NAMES
+    from p2pdurak.randomness import SeededRng
 
     rng = SeededRng(4242)
     identities = [Identity.generate(rng) for _ in range(seats)]

@@ -24,8 +24,9 @@ from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.deck import DeckParams
 from p2pdurak.crypto.deck_errors import NotACard
 from p2pdurak.crypto.deck_messages import RevealMsg, ShuffleMsg
-from p2pdurak.crypto.group import G, N, Point, SeededRng, base_mul, random_scalar, scalar_to_bytes
+from p2pdurak.crypto.group import G, N, Point, base_mul, random_scalar, scalar_to_bytes
 from p2pdurak.errors import DurakError, PeerFault
+from p2pdurak.randomness import SeededRng
 from p2pdurak.testing import deck_sim
 
 Json = dict[str, Any]

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2pdurak.crypto.group import Rng, random_below
 from p2pdurak.log import sign_move
 from p2pdurak.log.faults import sha256
 from p2pdurak.log.messages import Entry, EntryData
 from p2pdurak.peer.harness import Chooser, MemoryTable
 from p2pdurak.peer.peer import Peer
+from p2pdurak.randomness import Rng, random_below
 from p2pdurak.wire import encode
 
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from p2pdurak.conformance.forge import Forger, play_until
 from p2pdurak.conformance.transcripts import records_of
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.log import KIND_ENTRY, Sequencer
 from p2pdurak.peer import game
 from p2pdurak.peer.harness import MemoryTable, random_chooser
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import Options
 
 

@@ -17,17 +17,7 @@ from typing import Any
 
 from p2pdurak import PROTOCOL_VERSION, SUITE
 from p2pdurak.crypto.context import ProofContext
-from p2pdurak.crypto.group import (
-    N,
-    Point,
-    Rng,
-    SeededRng,
-    base_mul,
-    hash_to_point,
-    random_permutation,
-    random_scalar,
-    scalar_to_bytes,
-)
+from p2pdurak.crypto.group import N, Point, base_mul, hash_to_point, random_scalar, scalar_to_bytes
 from p2pdurak.crypto.shuffle_lincomb import lincomb
 from p2pdurak.crypto.shuffle_proof import (
     REASON,
@@ -42,6 +32,7 @@ from p2pdurak.crypto.shuffle_proof import (
     prove_shuffle,
     verify_shuffle,
 )
+from p2pdurak.randomness import Rng, SeededRng, random_permutation
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "shuffle-proof.json"
 CUBE_ROOT_OF_UNITY = pow(2, (N - 1) // 3, N)  # lambda != 1 with lambda^3 == 1 mod N (3 divides N-1)

@@ -22,13 +22,13 @@ import p2pdurak.peer.messages  # noqa: F401  (registers the log and peer tags: t
 from p2pdurak import PROTOCOL_VERSION, SUITE
 from p2pdurak.conformance.log_vectors import message_to_json
 from p2pdurak.conformance.wire_vectors import main_for
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
 from p2pdurak.net import messages as m
 from p2pdurak.net.errors import NetFault
 from p2pdurak.net.framing import DEFAULT_MAX_FRAME, HEADER, FrameDecoder
 from p2pdurak.net.hello import check_hello, sign_hello, transcript
+from p2pdurak.randomness import SeededRng
 from p2pdurak.wire import DecodeError, decode_one_of, encode, encode_value
 from p2pdurak.wire.canonical import Value
 

@@ -17,8 +17,9 @@ from p2pdurak.crypto.cardpoints import card_of_point, card_points
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.deck_errors import DeckFault, DeckUsageError, KeyFault, MissingReveal, NotACard
 from p2pdurak.crypto.deck_messages import AuditMsg, DeckMsg, LockMsg, RevealMsg, ShuffleMsg, decode
-from p2pdurak.crypto.group import G, N, Point, Rng, base_mul
+from p2pdurak.crypto.group import G, N, Point, base_mul
 from p2pdurak.crypto.secrets_store import SeatSecrets
+from p2pdurak.randomness import Rng
 
 MAX_SEATS = 6
 

@@ -14,7 +14,8 @@ from coincurve import PublicKey
 
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.deck_errors import ProofFault
-from p2pdurak.crypto.group import N, Point, Rng, hash_to_scalar, scalar_from_bytes, scalar_to_bytes
+from p2pdurak.crypto.group import N, Point, hash_to_scalar, scalar_from_bytes, scalar_to_bytes
+from p2pdurak.randomness import Rng
 
 LOCK_PROOF_TAG = b"p2pdurak/v1/dleq-lock"
 NONCE_TAG = b"p2pdurak/v1/dleq-nonce"

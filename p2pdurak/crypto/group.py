@@ -7,20 +7,15 @@ cannot even represent it, so any operation that would produce it raises `GroupEr
 from __future__ import annotations
 
 import hashlib
-import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from coincurve import PublicKey
 
 from p2pdurak.errors import PeerFault
+from p2pdurak.randomness import Rng
 
 N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 P = 2**256 - 2**32 - 977
-
-Rng = Callable[[int], bytes]
-"""A source of random bytes: `rng(k)` returns k bytes. Production passes `system_rng`; tests pass `SeededRng`."""
-
-system_rng: Rng = secrets.token_bytes
 
 
 class GroupError(PeerFault):
@@ -147,44 +142,3 @@ def random_scalar(rng: Rng) -> int:
         k = int.from_bytes(rng(32), "big")
         if 0 < k < N:
             return k
-
-
-def random_below(rng: Rng, bound: int) -> int:
-    """Uniform in 0..bound-1 by rejection sampling on the smallest byte count that covers bound."""
-    if bound <= 1:
-        return 0
-    nbytes = (bound.bit_length() + 7) // 8
-    limit = (256**nbytes // bound) * bound
-    while True:
-        v = int.from_bytes(rng(nbytes), "big")
-        if v < limit:
-            return v % bound
-
-
-def random_permutation(rng: Rng, size: int) -> list[int]:
-    """Fisher-Yates driven by `rng`."""
-    perm = list(range(size))
-    for i in range(size - 1, 0, -1):
-        j = random_below(rng, i + 1)
-        perm[i], perm[j] = perm[j], perm[i]
-    return perm
-
-
-class SeededRng:
-    """Deterministic bytes from a seed (SHA-256 in counter mode): for tests and vector generation only."""
-
-    def __init__(self, seed: bytes | str | int) -> None:
-        if isinstance(seed, int):
-            seed = seed.to_bytes(16, "big", signed=True)
-        elif isinstance(seed, str):
-            seed = seed.encode()
-        self._seed = hashlib.sha256(b"p2pdurak/test-rng" + seed).digest()
-        self._counter = 0
-        self._buf = b""
-
-    def __call__(self, k: int) -> bytes:
-        while len(self._buf) < k:
-            self._buf += hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-        out, self._buf = self._buf[:k], self._buf[k:]
-        return out

@@ -12,8 +12,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from p2pdurak.crypto.ed25519 import is_strict_encoding, is_strict_point
-from p2pdurak.crypto.group import Rng
 from p2pdurak.errors import LocalError, PeerFault
+from p2pdurak.randomness import Rng
 
 _ED_L = 2**252 + 27742317777372353535851937790883648493
 

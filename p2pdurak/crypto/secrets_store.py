@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2pdurak.crypto.deck_errors import DeckUsageError
-from p2pdurak.crypto.group import N, Rng, random_permutation, random_scalar, scalar_to_bytes
+from p2pdurak.crypto.group import N, random_scalar, scalar_to_bytes
+from p2pdurak.randomness import Rng, random_permutation
 
 MAGIC = b"p2pdurak/v1/deck-secrets\x00"
 

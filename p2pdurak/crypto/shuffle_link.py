@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2pdurak.crypto.context import ProofContext
-from p2pdurak.crypto.group import Point, Rng
+from p2pdurak.crypto.group import Point
 from p2pdurak.crypto.shuffle_proof import ShuffleProof, prove_shuffle, verify_shuffle
+from p2pdurak.randomness import Rng
 
 
 def prove(

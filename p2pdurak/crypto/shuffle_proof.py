@@ -17,7 +17,6 @@ from p2pdurak.crypto.group import (
     GroupError,
     N,
     Point,
-    Rng,
     base_mul,
     hash_to_point,
     hash_to_scalar,
@@ -26,6 +25,7 @@ from p2pdurak.crypto.group import (
 )
 from p2pdurak.crypto.shuffle_lincomb import lincomb, point_sum
 from p2pdurak.errors import LocalError, PeerFault
+from p2pdurak.randomness import Rng
 
 TAG_GENERATOR = b"p2pdurak/v1/shuffle-gen"
 TAG_BATCH = b"p2pdurak/v1/shuffle-batch"

@@ -8,12 +8,12 @@ from functools import cache
 
 from p2pdurak.crypto import deck
 from p2pdurak.crypto.deck import DeckParams, DeckTranscript
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.log import sha256
 from p2pdurak.log.messages import Entry, EntryData, Genesis, Move, MoveData
 from p2pdurak.log.moves import sign_reject
 from p2pdurak.peer.harness import MemoryTable, play_random_game
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import Options
 from p2pdurak.testing import deck_sim
 from p2pdurak.testing.log_fixtures import Table, honest_chain, make_table

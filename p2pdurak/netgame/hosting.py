@@ -9,7 +9,6 @@ from pathlib import Path
 
 import trio
 
-from p2pdurak.crypto.group import SeededRng, system_rng
 from p2pdurak.crypto.identity import load_or_create_identity, profile_dir
 from p2pdurak.errors import DurakError, LocalError
 from p2pdurak.net.api import Ending, NetEvent
@@ -24,6 +23,7 @@ from p2pdurak.netgame.session import NetSession, SharedInput, play_in_terminal, 
 from p2pdurak.netgame.store import latest_game_file, load_seat
 from p2pdurak.netgame.table import HostSide, TableSpec, open_host, resume_host
 from p2pdurak.peer.messages import GameOptions
+from p2pdurak.randomness import SeededRng, system_rng
 from p2pdurak.ui.terminal import ConsoleTerminal
 from p2pdurak.wire import encode
 

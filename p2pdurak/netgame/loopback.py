@@ -14,7 +14,6 @@ from pathlib import Path
 
 import trio
 
-from p2pdurak.crypto.group import Rng, SeededRng, random_below, system_rng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import DurakError, LocalError, PeerFault, RuleError
 from p2pdurak.net.client import Client
@@ -23,6 +22,7 @@ from p2pdurak.netgame.session import NetSession
 from p2pdurak.netgame.table import TableSpec, open_host
 from p2pdurak.peer import Event, Refused
 from p2pdurak.peer.messages import GameOptions
+from p2pdurak.randomness import Rng, SeededRng, random_below, system_rng
 from p2pdurak.rules import Action, Pass, State
 from p2pdurak.ui.botplayers import BotChoice, bot_choice
 from p2pdurak.ui.memory import PASS_DELAY_FACTOR, TableConfig, bot_names

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from p2pdurak.crypto.group import Rng
 from p2pdurak.netgame.levels import BOT_LEVELS
 from p2pdurak.peer.harness import Chooser, random_chooser
+from p2pdurak.randomness import Rng
 
 __all__ = ["BOT_LEVELS", "bot_player"]
 

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from p2pdurak.crypto.group import Rng, system_rng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, LocalError, PeerFault, RuleError
@@ -37,6 +36,7 @@ from p2pdurak.peer.game import SILENT_SEAT
 from p2pdurak.peer.harness import Chooser
 from p2pdurak.peer.messages import AbortBody, GameOptions
 from p2pdurak.peer.rejects import judge_reject
+from p2pdurak.randomness import Rng, system_rng
 from p2pdurak.rules import State
 from p2pdurak.wire import DecodeError, decode
 

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import trio
 
-from p2pdurak.crypto.group import Rng, SeededRng, system_rng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import DurakError, LocalError
 from p2pdurak.log import Sequencer, verify_genesis
@@ -26,6 +25,7 @@ from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.netgame.store import SavedSeat
 from p2pdurak.peer.harness import NAMES, Chooser
 from p2pdurak.peer.messages import GameOptions
+from p2pdurak.randomness import Rng, SeededRng, system_rng
 from p2pdurak.rules import GameResult, Options
 from p2pdurak.wire import encode
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from p2pdurak.crypto.group import Rng, SeededRng, random_below
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import PeerFault
 from p2pdurak.log import (
@@ -26,6 +25,7 @@ from p2pdurak.log import (
 from p2pdurak.peer.events import Event, Faulted
 from p2pdurak.peer.messages import GameOptions
 from p2pdurak.peer.peer import Peer
+from p2pdurak.randomness import Rng, SeededRng, random_below
 from p2pdurak.rules import Action, Options
 from p2pdurak.wire import encode
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from p2pdurak.cards import Card
 from p2pdurak.crypto import deck as deckp
 from p2pdurak.crypto.deck import DeckParams
-from p2pdurak.crypto.group import Rng, scalar_to_bytes, system_rng
+from p2pdurak.crypto.group import scalar_to_bytes
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import LocalError, PeerFault, RuleError
@@ -33,6 +33,7 @@ from p2pdurak.peer.messages import (
     TakeBody,
     TransferBody,
 )
+from p2pdurak.randomness import Rng, system_rng
 from p2pdurak.rules import (
     DECLARING,
     Action,

@@ -14,7 +14,7 @@ from p2pdurak.rules.engine import _check_card, _make_public
 from p2pdurak.rules.state import State
 
 if TYPE_CHECKING:
-    from p2pdurak.crypto.group import Rng
+    from p2pdurak.randomness import Rng
 
 
 def _check_seat(state: State, seat: object) -> int:
@@ -123,7 +123,7 @@ def determinize(state: State, hands: Sequence[Iterable[int]], stock: Sequence[in
 
 def sample_determinization(state: State, rng: Rng) -> State:
     """determinize() with the hidden cards dealt uniformly at random (ignores inferences such as "did not beat")."""
-    from p2pdurak.crypto.group import random_permutation
+    from p2pdurak.randomness import random_permutation
 
     hidden = [c for c in range(52) if state.hidden >> c & 1]
     order = [hidden[i] for i in random_permutation(rng, len(hidden))]

@@ -14,7 +14,7 @@ from p2pdurak.rules.state import DECLARING, PLAYING, GameResult, State
 from p2pdurak.rules.tables import SUIT_MASK
 
 if TYPE_CHECKING:
-    from p2pdurak.crypto.group import Rng
+    from p2pdurak.randomness import Rng
 
 
 def deal_positions(options: Options) -> tuple[tuple[int, int], ...]:
@@ -28,7 +28,7 @@ def trump_position(options: Options) -> int:
 
 def shuffled_deck(options: Options, rng: Rng) -> tuple[int, ...]:
     """A deck order drawn from `rng` (simulations and tests; real games get the order from the mental-poker deal)."""
-    from p2pdurak.crypto.group import random_permutation
+    from p2pdurak.randomness import random_permutation
 
     cards = canonical_deck(options.deck)
     return tuple(cards[i] for i in random_permutation(rng, len(cards)))

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from p2pdurak.crypto import deck
 from p2pdurak.crypto.deck import DeckParams, DeckTranscript
 from p2pdurak.crypto.deck_messages import LockMsg, ShuffleMsg
-from p2pdurak.crypto.group import Rng
 from p2pdurak.crypto.secrets_store import SeatSecrets
+from p2pdurak.randomness import Rng
 
 HAND_SIZE = 6
 

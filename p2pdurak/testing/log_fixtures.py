@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
 from p2pdurak.log.accusation import Accusation, AccusationData
@@ -12,6 +11,7 @@ from p2pdurak.log.genesis import VerifiedGenesis, assemble_genesis, make_genesis
 from p2pdurak.log.messages import Entry, EntryData
 from p2pdurak.log.moves import sign_move
 from p2pdurak.log.sequencer import Appended, Sequencer
+from p2pdurak.randomness import SeededRng
 from p2pdurak.wire import encode
 
 NAMES = ("Anya", "Boris", "Vera", "Grisha", "Dasha", "Yegor")

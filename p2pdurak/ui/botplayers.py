@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from p2pdurak.crypto.group import Rng, random_below
+from p2pdurak.randomness import Rng, random_below
 from p2pdurak.rules import Action, State
 
 LEVELS = ("easy", "normal", "hard")

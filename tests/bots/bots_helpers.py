@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from p2pdurak.bots import Bot
-from p2pdurak.crypto.group import SeededRng, random_below
+from p2pdurak.randomness import SeededRng, random_below
 from p2pdurak.rules import Action, State
 
 

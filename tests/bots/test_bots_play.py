@@ -8,7 +8,7 @@ import pytest
 
 from p2pdurak.bots import Bot, Budget, EasyBot, HardBot, NormalBot, StuckGame, play_game
 from p2pdurak.bots.base import actor
-from p2pdurak.crypto.group import SeededRng
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import Action, Options, State, all_options, apply, legal_actions, new_game, shuffled_deck
 from tests.bots.bots_helpers import Checked, Eager
 

@@ -12,8 +12,8 @@ from p2pdurak.bots import Bot, EasyBot, HardBot, NormalBot, peer_chooser
 from p2pdurak.bots.search import Budget
 from p2pdurak.bots.tournament import run_tournament, seat_sides, wilson, winner_side
 from p2pdurak.cli import main
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.peer.harness import MemoryTable
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import GameResult, Options, all_options
 
 

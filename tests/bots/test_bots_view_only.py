@@ -7,7 +7,7 @@ import pytest
 
 import p2pdurak.bots.search as search_module
 from p2pdurak.bots import Bot, Budget, EasyBot, HardBot, NormalBot, NotAView, actor, suspicious_cards
-from p2pdurak.crypto.group import Rng, SeededRng
+from p2pdurak.randomness import Rng, SeededRng
 from p2pdurak.rules import (
     DECLARING,
     Options,

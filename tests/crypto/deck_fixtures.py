@@ -6,7 +6,7 @@ import hashlib
 from functools import cache
 
 from p2pdurak.crypto.deck import DeckParams
-from p2pdurak.crypto.group import SeededRng
+from p2pdurak.randomness import SeededRng
 from p2pdurak.testing import deck_sim
 from p2pdurak.testing.deck_sim import Table
 

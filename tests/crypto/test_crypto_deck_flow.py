@@ -9,7 +9,8 @@ from p2pdurak.crypto import deck as dp
 from p2pdurak.crypto.audit import audit, missing_audits
 from p2pdurak.crypto.cardpoints import card_of_point, card_points
 from p2pdurak.crypto.deck_errors import DeckUsageError
-from p2pdurak.crypto.group import N, SeededRng
+from p2pdurak.crypto.group import N
+from p2pdurak.randomness import SeededRng
 from p2pdurak.testing import deck_sim
 from tests.crypto.deck_fixtures import dealt_table, locked_table, make_params
 

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 from p2pdurak.crypto import deck as dp
 from p2pdurak.crypto.deck_errors import DeckUsageError
 from p2pdurak.crypto.deck_messages import AuditMsg, RevealMsg, decode
-from p2pdurak.crypto.group import N, SeededRng, scalar_to_bytes
+from p2pdurak.crypto.group import N, scalar_to_bytes
 from p2pdurak.crypto.secrets_store import SeatSecrets, load_secrets, save_secrets
 from p2pdurak.errors import PeerFault
+from p2pdurak.randomness import SeededRng
 from tests.crypto.deck_fixtures import dealt_table, locked_table
 
 

@@ -8,16 +8,8 @@ from p2pdurak.crypto import dleq
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.deck_errors import ProofFault
 from p2pdurak.crypto.dleq import DleqProof
-from p2pdurak.crypto.group import (
-    GroupError,
-    N,
-    Point,
-    SeededRng,
-    base_mul,
-    hash_to_point,
-    hash_to_scalar,
-    scalar_to_bytes,
-)
+from p2pdurak.crypto.group import GroupError, N, Point, base_mul, hash_to_point, hash_to_scalar, scalar_to_bytes
+from p2pdurak.randomness import SeededRng
 
 GAME = hashlib.sha256(b"dleq-tests").digest()
 scalars = st.integers(min_value=1, max_value=N - 1)

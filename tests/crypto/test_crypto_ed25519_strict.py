@@ -14,13 +14,13 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from p2pdurak.crypto import ed25519 as ed
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity, SignatureError, check_public_key, signed_bytes, verify
 from p2pdurak.log.faults import LogFault
 from p2pdurak.log.genesis import check_genesis_data, verify_genesis
 from p2pdurak.log.messages import Genesis, GenesisData
 from p2pdurak.net.errors import NetFault
 from p2pdurak.net.hello import check_hello
+from p2pdurak.randomness import SeededRng
 from p2pdurak.testing.log_fixtures import make_table
 from p2pdurak.wire import decode, encode
 

@@ -14,7 +14,7 @@ from p2pdurak.conformance.shuffle_vectors import (
     random_statement,
 )
 from p2pdurak.crypto.context import ProofContext
-from p2pdurak.crypto.group import G, N, SeededRng, base_mul
+from p2pdurak.crypto.group import G, N, base_mul
 from p2pdurak.crypto.shuffle_lincomb import lincomb, point_sum
 from p2pdurak.crypto.shuffle_proof import (
     ShuffleProof,
@@ -25,6 +25,7 @@ from p2pdurak.crypto.shuffle_proof import (
     recompute_sigma_commitments,
     verify_shuffle,
 )
+from p2pdurak.randomness import SeededRng
 
 CTX = ProofContext(bytes(range(32)), 4, "shuffle")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from p2pdurak.conformance.shuffle_vectors import random_statement
 from p2pdurak.crypto.context import ProofContext
-from p2pdurak.crypto.group import Rng, SeededRng, scalar_to_bytes
+from p2pdurak.crypto.group import scalar_to_bytes
 from p2pdurak.crypto.shuffle_proof import (
     batch_vector,
     generators,
@@ -13,6 +13,7 @@ from p2pdurak.crypto.shuffle_proof import (
     permutation_witness,
     prove_shuffle,
 )
+from p2pdurak.randomness import Rng, SeededRng
 
 CTX = ProofContext(b"\x07" * 32, 0, "shuffle")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from p2pdurak.conformance.shuffle_vectors import input_points
 from p2pdurak.crypto.context import ProofContext
-from p2pdurak.crypto.group import GroupError, N, Point, SeededRng, base_mul
+from p2pdurak.crypto.group import GroupError, N, Point, base_mul
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.crypto.shuffle_proof import (
     ShuffleProof,
@@ -24,6 +24,7 @@ from p2pdurak.crypto.shuffle_proof import (
     prove_shuffle,
     verify_shuffle,
 )
+from p2pdurak.randomness import SeededRng
 
 GAME = bytes(range(32))
 SEED = b"the same --seed"

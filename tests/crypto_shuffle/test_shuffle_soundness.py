@@ -10,7 +10,7 @@ import pytest
 
 from p2pdurak.conformance.shuffle_vectors import CHEATS, ShuffleStatement, random_statement
 from p2pdurak.crypto.context import ProofContext
-from p2pdurak.crypto.group import N, Point, SeededRng, base_mul
+from p2pdurak.crypto.group import N, Point, base_mul
 from p2pdurak.crypto.shuffle_proof import (
     ShuffleProof,
     ShuffleProofError,
@@ -19,6 +19,7 @@ from p2pdurak.crypto.shuffle_proof import (
     recompute_sigma_commitments,
     verify_shuffle,
 )
+from p2pdurak.randomness import SeededRng
 
 SEAT = 5
 CTX = ProofContext(b"\x11" * 32, SEAT, "shuffle")

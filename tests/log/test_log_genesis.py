@@ -8,7 +8,6 @@ from dataclasses import replace
 import pytest
 
 from p2pdurak import PROTOCOL_VERSION, SUITE
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
 from p2pdurak.log import (
@@ -20,6 +19,7 @@ from p2pdurak.log import (
     verify_genesis,
 )
 from p2pdurak.log.messages import Genesis, GenesisData, Member
+from p2pdurak.randomness import SeededRng
 from p2pdurak.testing.log_fixtures import make_table
 from p2pdurak.wire import decode, encode, encode_value
 from p2pdurak.wire.canonical import Value

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity, signed_bytes
 from p2pdurak.net.backoff import Backoff
 from p2pdurak.net.errors import NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello, transcript
+from p2pdurak.randomness import SeededRng
 
 HOST = Identity.generate(SeededRng(b"host"))
 CLIENT = Identity.generate(SeededRng(b"client"))

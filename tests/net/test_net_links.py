@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity, fingerprint
 from p2pdurak.errors import LocalError
 from p2pdurak.net.links import Invite, InviteError, format_link, format_short, parse_game_id, parse_invite, table_code
+from p2pdurak.randomness import SeededRng
 
 KEY = Identity.generate(SeededRng(b"links")).public
 FP = fingerprint(KEY)

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import trio
 
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.net.api import Ending
 from p2pdurak.net.client import Client
@@ -21,6 +20,7 @@ from p2pdurak.netgame.table import HostSide, TableSpec, open_host
 from p2pdurak.peer import Event
 from p2pdurak.peer.harness import NAMES
 from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import Options, State
 
 TEST_CONFIG = NetConfig(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import trio
 
-from p2pdurak.crypto.group import SeededRng, random_below
 from p2pdurak.netgame.loopback import open_loopback_session
 from p2pdurak.peer.verify import verify_transcript_bytes
+from p2pdurak.randomness import SeededRng, random_below
 from p2pdurak.rules import Options
 from p2pdurak.ui.memory import TableConfig
 from p2pdurak.ui.session import Closed

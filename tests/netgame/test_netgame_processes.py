@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 import trio
 
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.net.client import Client
 from p2pdurak.net.links import parse_invite
 from p2pdurak.netgame.players import bot_player
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.peer.verify import verify_transcript_bytes
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import Options
 from tests.netgame.netgame_harness import TEST_CONFIG, HookListener, Table, open_table
 

@@ -6,12 +6,12 @@ silent-seat claims and their seconds, and what `verify` says of the transcript.
 
 from __future__ import annotations
 
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.log import Appended, Rejected, sign_move
 from p2pdurak.peer import game
 from p2pdurak.peer.harness import MemoryTable, random_chooser
 from p2pdurak.peer.messages import AbortBody
 from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import Options, result
 from p2pdurak.testing.log_fixtures import forge_entry
 from p2pdurak.wire import encode

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import PeerFault
 from p2pdurak.log import Appended, Rejected, Sequencer, SignedMove
@@ -23,6 +22,7 @@ from p2pdurak.peer import Peer, game
 from p2pdurak.peer.harness import MemoryTable, make_genesis, random_chooser
 from p2pdurak.peer.messages import GameOptions
 from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import DECLARING, Options
 
 TIMEOUT = 10.0

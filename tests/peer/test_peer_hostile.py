@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from p2pdurak.crypto.group import SeededRng, scalar_to_bytes
+from p2pdurak.crypto.group import scalar_to_bytes
 from p2pdurak.log import Appended, Rejected, sign_move
 from p2pdurak.peer import game
 from p2pdurak.peer.harness import Chooser, MemoryTable, play_random_game, random_chooser
 from p2pdurak.peer.messages import DeckStep, DeclareBody, PassBody, PlayBody
 from p2pdurak.peer.peer import Peer
 from p2pdurak.peer.verify import verify_transcript_bytes
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import Action, Options, Pass, Play
 from p2pdurak.testing.log_fixtures import forge_entry
 from p2pdurak.wire import encode

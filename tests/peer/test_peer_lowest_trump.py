@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from p2pdurak.cards import format_card
-from p2pdurak.crypto.group import SeededRng
 from p2pdurak.peer import game
 from p2pdurak.peer.harness import Chooser, MemoryTable, random_chooser
 from p2pdurak.peer.messages import DeclareBody
 from p2pdurak.peer.peer import Peer
 from p2pdurak.peer.verify import verify_transcript_bytes
+from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import DECLARING, OVER, PLAYING, Action, Options, State
 
 

@@ -130,7 +130,7 @@ def test_rules_every_step_invariants_and_views(options: Options) -> None:
 @pytest.mark.parametrize("options", MATRIX[1::7], ids=lambda o: o.describe().replace(" ", ","))
 def test_rules_determinization_of_a_view_matches_it(options: Options) -> None:
     """A sampled full-information state from a view has the same view; playouts from it run to the end."""
-    from p2pdurak.crypto.group import SeededRng
+    from p2pdurak.randomness import SeededRng
 
     rnd = random.Random(7)
     full = new_game(options, random_deck(options, rnd))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from p2pdurak import i18n
-from p2pdurak.crypto.group import SeededRng, random_below
+from p2pdurak.randomness import SeededRng, random_below
 from p2pdurak.rules import (
     Beat,
     Challenge,
