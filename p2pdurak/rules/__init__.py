@@ -16,13 +16,13 @@ from p2pdurak.rules.actions import (
     format_action,
     parse_action,
 )
-from p2pdurak.rules.codec import decode_state, encode_state, state_hash
+from p2pdurak.rules.codec import decode_state
 from p2pdurak.rules.engine import STALE_SENSITIVE, apply, asked_card, legal_actions, next_opponent
 from p2pdurak.rules.knowledge import determinize, learn, reveal, sample_determinization, view_of
 from p2pdurak.rules.options import Options, all_options
 from p2pdurak.rules.result import contradicts_declaration, forfeit, result
 from p2pdurak.rules.setup import deal_positions, needs_declarations, new_game, next_game, shuffled_deck
-from p2pdurak.rules.state import DECLARING, OVER, PLAYING, GameResult, State
+from p2pdurak.rules.state import DECLARING, OVER, PLAYING, GameResult, State, encode_state, state_hash
 
 __all__ = [
     "DECLARING",

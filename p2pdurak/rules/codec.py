@@ -1,59 +1,16 @@
-"""The canonical byte encoding of a state (SPEC.md R-RULES-STATE): one encoding per state, hashed by the protocol."""
+"""Decoding the canonical byte encoding of a state (SPEC.md R-RULES-39). The encoder and the state hash live with
+`State` (rules/state.py), whose equality and hash are defined by them; decoding builds a State, so it sits above."""
 
 from __future__ import annotations
 
-import hashlib
 import struct
 
 from p2pdurak.cards import deck as canonical_deck
 from p2pdurak.cards import suit_of
 from p2pdurak.errors import RuleError
 from p2pdurak.rules.options import TEAM_KINDS, Options
-from p2pdurak.rules.state import OVER, PlayRecord, State
+from p2pdurak.rules.state import FORMAT_VERSION, NONE8, OVER, PlayRecord, State, encode_state
 from p2pdurak.rules.tables import SUIT_MASK
-
-FORMAT_VERSION = 1
-HASH_TAG = b"p2pdurak/v1/rules-state"
-NONE8 = 0xFF
-
-
-def _u8(v: int) -> bytes:
-    return bytes((v & 0xFF,))
-
-
-def _cards(cards: tuple[int, ...]) -> bytes:
-    return bytes((len(cards),)) + bytes(c & 0xFF for c in cards)
-
-
-def encode_state(st: State) -> bytes:
-    o = st.options
-    flags = o.transfer | o.show_trump << 1 | o.first_bout_five << 2 | o.cheating << 3
-    teams = 0 if o.teams is None else 1 + TEAM_KINDS.index(o.teams)
-    out = bytearray((FORMAT_VERSION, o.deck, o.players, flags, teams, st.viewer & 0xFF, st.phase))
-    out += bytes(c & 0xFF for c in st.deck)
-    out += bytes((st.next_pos,))
-    for s in range(st.n):
-        out += struct.pack(">QBQH", st.hands[s], st.unknown[s], st.denied[s], st.out_at[s] & 0xFFFF)
-    out += struct.pack(">QQQBBH", st.public, st.hidden, st.discard, st.turn, st.in_game, st.bout)
-    out += bytes((st.opener, st.attacker, st.defender, st.limit))
-    out += _cards(st.attacks) + bytes(c & 0xFF for c in st.beats)
-    out += struct.pack(">BBQIBBQQ", st.taken, st.passed, st.shown, st.table_version, st.defended, st.honest,
-                       st.cheats, st.cleared)
-    out += _u8(len(st.plays))
-    for card, author, (attacker, defender, taken, passed, shown, attacks, beats) in st.plays:
-        out += struct.pack(">BBBBBBQ", card, author, attacker, defender, taken, passed, shown)
-        out += _cards(attacks) + bytes(c & 0xFF for c in beats)
-    out += _u8(len(st.draws))
-    for pos, s in st.draws:
-        out += bytes((pos, s))
-    out += _cards(st.last_attacks) + _u8(st.last_defender)
-    reason = st.forfeit_reason.encode()
-    out += bytes((st.forfeit & 0xFF, len(reason))) + reason
-    return bytes(out)
-
-
-def state_hash(st: State) -> bytes:
-    return hashlib.sha256(HASH_TAG + encode_state(st)).digest()
 
 
 class _Reader:

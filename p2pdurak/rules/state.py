@@ -12,9 +12,12 @@ hashed and compared. Do not assign to the attributes from outside the rules pack
 
 from __future__ import annotations
 
+import hashlib
+import struct
 from dataclasses import dataclass
 
-from p2pdurak.rules.options import Options
+from p2pdurak.cards import cards_of, format_card, format_cards
+from p2pdurak.rules.options import TEAM_KINDS, Options
 
 DECLARING, PLAYING, OVER = 0, 1, 2
 PHASE_NAMES = ("declaring", "playing", "over")
@@ -190,13 +193,9 @@ class State:
         return bool(self.hands[seat] & bit) or bool(self.unknown[seat] and self.hidden & bit)
 
     def encode(self) -> bytes:
-        from p2pdurak.rules.codec import encode_state
-
         return encode_state(self)
 
     def digest(self) -> bytes:
-        from p2pdurak.rules.codec import state_hash
-
         return state_hash(self)
 
     def __eq__(self, other: object) -> bool:
@@ -206,8 +205,6 @@ class State:
         return hash(self.encode())
 
     def __repr__(self) -> str:
-        from p2pdurak.rules.describe import describe_state
-
         return f"State({describe_state(self)})"
 
 
@@ -228,3 +225,85 @@ class GameResult:
         if self.losing_team is not None:
             return self.losing_team
         return () if self.durak is None else (self.durak,)
+
+
+# -- the canonical encoding (SPEC.md R-RULES-39, R-RULES-40): a state's identity, so it lives with the class --------
+
+FORMAT_VERSION = 1
+HASH_TAG = b"p2pdurak/v1/rules-state"
+NONE8 = 0xFF
+
+
+def _u8(v: int) -> bytes:
+    return bytes((v & 0xFF,))
+
+
+def _cards(cards: tuple[int, ...]) -> bytes:
+    return bytes((len(cards),)) + bytes(c & 0xFF for c in cards)
+
+
+def encode_state(st: State) -> bytes:
+    o = st.options
+    flags = o.transfer | o.show_trump << 1 | o.first_bout_five << 2 | o.cheating << 3
+    teams = 0 if o.teams is None else 1 + TEAM_KINDS.index(o.teams)
+    out = bytearray((FORMAT_VERSION, o.deck, o.players, flags, teams, st.viewer & 0xFF, st.phase))
+    out += bytes(c & 0xFF for c in st.deck)
+    out += bytes((st.next_pos,))
+    for s in range(st.n):
+        out += struct.pack(">QBQH", st.hands[s], st.unknown[s], st.denied[s], st.out_at[s] & 0xFFFF)
+    out += struct.pack(">QQQBBH", st.public, st.hidden, st.discard, st.turn, st.in_game, st.bout)
+    out += bytes((st.opener, st.attacker, st.defender, st.limit))
+    out += _cards(st.attacks) + bytes(c & 0xFF for c in st.beats)
+    out += struct.pack(">BBQIBBQQ", st.taken, st.passed, st.shown, st.table_version, st.defended, st.honest,
+                       st.cheats, st.cleared)
+    out += _u8(len(st.plays))
+    for card, author, (attacker, defender, taken, passed, shown, attacks, beats) in st.plays:
+        out += struct.pack(">BBBBBBQ", card, author, attacker, defender, taken, passed, shown)
+        out += _cards(attacks) + bytes(c & 0xFF for c in beats)
+    out += _u8(len(st.draws))
+    for pos, s in st.draws:
+        out += bytes((pos, s))
+    out += _cards(st.last_attacks) + _u8(st.last_defender)
+    reason = st.forfeit_reason.encode()
+    out += bytes((st.forfeit & 0xFF, len(reason))) + reason
+    return bytes(out)
+
+
+def state_hash(st: State) -> bytes:
+    return hashlib.sha256(HASH_TAG + encode_state(st)).digest()
+
+
+# -- short text descriptions, for people, logs, repr() and the scenario files of the tests -------------------------
+
+
+def describe_hand(state: State, seat: int, symbols: bool = False) -> str:
+    """Known cards ascending, then `+k` for k unknown cards."""
+    text = format_cards(cards_of(state.hands[seat]), symbols)
+    if state.unknown[seat]:
+        text = f"{text} +{state.unknown[seat]}".strip()
+    return text or "-"
+
+
+def describe_table(state: State, symbols: bool = False) -> str:
+    """Attack/beat pairs in attack order, `-` for unbeaten: `7S/TS 7H/-`."""
+    pairs = [
+        format_card(a, symbols) + "/" + ("-" if b < 0 else format_card(b, symbols))
+        for a, b in zip(state.attacks, state.beats, strict=True)
+    ]
+    return " ".join(pairs) or "-"
+
+
+def describe_state(state: State) -> str:
+    st = state
+    parts = [
+        PHASE_NAMES[st.phase],
+        f"trump={format_card(st.trump)}",
+        f"stock={st.stock_size()}",
+        f"bout={st.bout}",
+        f"opener={st.opener} attacker={st.attacker} defender={st.defender}",
+        f"table={describe_table(st)}",
+    ]
+    if st.taken:
+        parts.append("taken")
+    parts += [f"hand{s}={describe_hand(st, s)}" for s in range(st.n)]
+    return " ".join(parts)

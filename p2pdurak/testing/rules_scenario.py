@@ -27,10 +27,9 @@ from pathlib import Path
 from p2pdurak.cards import cards_of, deck, format_card, format_cards, parse_card
 from p2pdurak.errors import RuleError
 from p2pdurak.rules import GameResult, Options, State, apply, format_action, legal_actions, new_game, parse_action
-from p2pdurak.rules.describe import describe_table
 from p2pdurak.rules.engine import _open_bout, asked_card
 from p2pdurak.rules.result import result
-from p2pdurak.rules.state import DECLARING, PHASE_NAMES, PLAYING
+from p2pdurak.rules.state import DECLARING, PHASE_NAMES, PLAYING, describe_table
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "tests" / "rules" / "scenarios"  # in the source tree
 

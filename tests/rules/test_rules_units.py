@@ -44,7 +44,7 @@ from p2pdurak.rules import (
     reveal,
     view_of,
 )
-from p2pdurak.rules.codec import HASH_TAG
+from p2pdurak.rules.state import HASH_TAG
 from p2pdurak.testing.rules_playout import random_deck, random_game
 
 
