@@ -9,12 +9,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from p2pdurak.wire.canonical import Value
 
-if TYPE_CHECKING:
-    from p2pdurak.wire.schema import Registry
+
+class Registry(Protocol):
+    """What a kind needs of the message registry (p2pdurak.wire.schema.Registry) to carry nested messages; declared
+    here so that the kinds, which the schema is built from, do not import the schema."""
+
+    def to_value(self, msg: object) -> list[Value]: ...
+
+    def from_value(self, value: Value, expected: tuple[type, ...] | None, *, nested: bool = False) -> Any: ...
 
 
 class FieldError(Exception):
