@@ -17,6 +17,8 @@ from typing import Any
 
 from p2pdurak import PROTOCOL_VERSION, SUITE
 from p2pdurak.conformance import crafted
+from p2pdurak.conformance.abort_cases import abort_cases
+from p2pdurak.conformance.accusations import accusation_cases
 from p2pdurak.conformance.forge import play_until
 from p2pdurak.conformance.host import host_answer
 from p2pdurak.conformance.scenes import BASE_GAMES, BaseGame, Scene, phase_is
@@ -211,7 +213,7 @@ def _base_bytes(valid: Json) -> dict[str, bytes]:
 def generate_tampered(valid: Json) -> Json:
     bases = _base_bytes(valid)
     tests: list[Json] = []
-    for t in crafted.tampered_cases(bases):
+    for t in tampered_cases(bases):
         data = rebuild(bases[t.base], t.edit)
         case = _case(t.comment, t.spec, "invalid", [t.flag], base=t.base, **t.edit, sha256=sha256_hex(data),
                      expected=t.expected)
@@ -227,7 +229,7 @@ def generate_tampered(valid: Json) -> Json:
         "HostFault": "an entry that the host should not have appended: the host signed it, so it is at fault "
         "(R-PEER-12)",
     }
-    flags = sorted({t.flag for t in crafted.tampered_cases(bases)})
+    flags = sorted({t.flag for t in tampered_cases(bases)})
     from p2pdurak.conformance.abort_cases import FLAG_NOTES as ABORT_NOTES
 
     flag_notes = {**crafted.FLAG_NOTES, **ABORT_NOTES}
@@ -271,6 +273,12 @@ def generate_messages() -> Json:
         "`wireReason` is the section 6 code of decoding `input` alone",
     }
     return _file("p2pdurak peer messages", "SPEC.md 8.2, 8.3", notes, groups)
+
+
+def tampered_cases(bases: dict[str, bytes]) -> list[crafted.Tampered]:
+    """Every case of transcript-tampered.json, in file order: crafted.py's, then the aborts', then the accusations'
+    (those two build on crafted.py's helpers, so they are gathered here, above all three)."""
+    return [*crafted.tampered_cases(bases), *abort_cases(bases), *accusation_cases(bases)]
 
 
 # -- files ----------------------------------------------------------------------------------------------------------
