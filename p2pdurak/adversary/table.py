@@ -15,6 +15,7 @@ import trio
 
 from p2pdurak.adversary.liars import LyingRunner, SeatLie
 from p2pdurak.adversary.tamper import EntryView, MovePredicate, TamperingHost, TamperingServer
+from p2pdurak.bots.players import bot_player
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import DurakError
 from p2pdurak.net.api import Ending, NetEvent
@@ -22,7 +23,6 @@ from p2pdurak.net.client import Client
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.host import listener_port, open_listeners
 from p2pdurak.net.stream import FramedStream
-from p2pdurak.netgame.players import bot_player
 from p2pdurak.netgame.seat import QuietListener, SeatRunner
 from p2pdurak.netgame.table import HostSide, TableSpec
 from p2pdurak.peer import Event, Faulted
@@ -171,7 +171,7 @@ def _runner(table_plan: Plan, seat: int, identity: Identity, profile: Path, meta
 async def open_table(plan: Plan, profile: Path, config: NetConfig = ADVERSARY_CONFIG) -> AdversaryTable:
     """Listen on 127.0.0.1 (a free port) and build every seat; nothing runs until `play`."""
     spec = TableSpec(plan.options, level=plan.level, seed=plan.seed, shuffle_proofs=plan.shuffle_proofs,
-                     move_timeout=plan.move_timeout, config=config)
+                     move_timeout=plan.move_timeout, config=config, players=bot_player)
     rng = SeededRng(plan.seed)
     players = plan.options.players
     identities = [Identity.generate(rng) for _ in range(players)]

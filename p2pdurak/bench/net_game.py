@@ -19,6 +19,7 @@ from pathlib import Path
 
 import trio
 
+from p2pdurak.bots.players import bot_player
 from p2pdurak.errors import LocalError
 from p2pdurak.netgame.table import TableOutcome, TableSpec, play_in_process, play_with_processes
 from p2pdurak.rules import Options
@@ -27,7 +28,8 @@ RUNS = 3
 
 
 def _spec(seed: int) -> TableSpec:
-    return TableSpec(Options(deck=36, players=6, transfer=True), level="normal", seed=seed, shuffle_proofs=True)
+    return TableSpec(Options(deck=36, players=6, transfer=True), level="normal", seed=seed, shuffle_proofs=True,
+                     players=bot_player)
 
 
 def _checked(outcome: TableOutcome) -> TableOutcome:

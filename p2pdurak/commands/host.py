@@ -28,13 +28,15 @@ def run(args: argparse.Namespace) -> int:
     import contextlib
 
     from p2pdurak import i18n
+    from p2pdurak.bots.players import bot_player
     from p2pdurak.netgame.cli_support import run_trio
     from p2pdurak.netgame.hosting import HostCommand
+    from p2pdurak.ui.netfront import TerminalFrontEnd
     from p2pdurak.ui.terminal import ConsoleTerminal
 
     i18n.install(args.lang)
-    terminal = ConsoleTerminal()
-    command = HostCommand(args, terminal)
+    terminal = ConsoleTerminal()  # the terminal is the front end (netgame picks none itself)
+    command = HostCommand(args, TerminalFrontEnd(terminal), bot_player)
     with terminal.keyboard() if not args.bot else contextlib.nullcontext():
         _, line, report, path = run_trio(command.main)
     if args.json:

@@ -37,16 +37,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import trio
 
+    from p2pdurak.bots.players import bot_player
     from p2pdurak.crypto.identity import load_or_create_identity, profile_dir
     from p2pdurak.errors import LocalError
     from p2pdurak.net.api import Ending, ignore_event
     from p2pdurak.net.config import NetConfig
     from p2pdurak.netgame.cli_support import result_line, run_trio, write_transcript
     from p2pdurak.netgame.join import prepare_join, print_event, run_seat
-    from p2pdurak.netgame.players import bot_player
     from p2pdurak.netgame.seat import PrintingListener, SeatRunner
-    from p2pdurak.netgame.session import NetSession, SharedInput, play_in_terminal, ui_available
+    from p2pdurak.netgame.session import NetSession, play_seat
     from p2pdurak.randomness import SeededRng, system_rng
+    from p2pdurak.ui.netfront import TerminalFrontEnd, ui_available
 
     link = " ".join(args.link) if args.link else None
     if not args.censor_timeout > 0:
@@ -82,13 +83,13 @@ def run(args: argparse.Namespace) -> int:
 
         i18n.install(args.lang)
         terminal = ConsoleTerminal()
-        lines = SharedInput(terminal)
+        front = TerminalFrontEnd(terminal)  # the terminal is the front end (netgame picks none itself)
 
         async def play() -> Ending:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(lines.pump)
+                nursery.start_soon(front.pump)
                 assert session is not None
-                ending = await play_in_terminal(client, runner, session, lines)
+                ending = await play_seat(client, runner, session, front)
                 nursery.cancel_scope.cancel()
             return ending
 

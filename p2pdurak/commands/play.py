@@ -15,10 +15,10 @@ if TYPE_CHECKING:
     from contextlib import AbstractAsyncContextManager
     from typing import Any
 
+    from p2pdurak.netgame.frontend import SeatSession
     from p2pdurak.rules import Options
     from p2pdurak.ui.app import Saver, SessionFactory
     from p2pdurak.ui.memory import TableConfig
-    from p2pdurak.ui.session import SeatSession
 
 HELP = "play Durak in the terminal against computer players"
 DEFAULT_SEATS = 4
@@ -121,7 +121,7 @@ def session_factory(args: argparse.Namespace) -> SessionFactory:
         from p2pdurak.ui.memory import open_memory_session
 
         return table_factory(args, open_memory_session)
-    from p2pdurak.netgame.loopback import open_loopback_session
+    from p2pdurak.ui.loopback import open_loopback_session
 
     return table_factory(args, open_loopback_session)
 

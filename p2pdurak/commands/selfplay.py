@@ -26,12 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pdurak.bots.players import bot_player
     from p2pdurak.netgame.cli_support import options_from_args, result_line, run_trio, write_transcript
     from p2pdurak.netgame.table import TableSpec, play_in_process, play_with_processes
 
     options = options_from_args(args, args.players)
     spec = TableSpec(options, level=args.level, seed=args.seed, shuffle_proofs=not args.no_shuffle_proofs,
-                     move_timeout=args.move_timeout)
+                     move_timeout=args.move_timeout, players=bot_player)
     with tempfile.TemporaryDirectory(prefix="p2pdurak-selfplay-") as tmp:
         profile = Path(args.keep_files) if args.keep_files else Path(tmp)
         play = play_with_processes if args.processes else play_in_process

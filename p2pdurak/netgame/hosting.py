@@ -16,15 +16,14 @@ from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
 from p2pdurak.net.links import format_short
 from p2pdurak.netgame.cli_support import options_from_args, result_line, write_transcript
+from p2pdurak.netgame.frontend import FrontEnd, PlayerFactory
 from p2pdurak.netgame.join import user_error
-from p2pdurak.netgame.players import bot_player
 from p2pdurak.netgame.seat import PrintingListener, SeatRunner
-from p2pdurak.netgame.session import NetSession, SharedInput, play_in_terminal, ui_available
+from p2pdurak.netgame.session import NetSession, play_seat
 from p2pdurak.netgame.store import latest_game_file, load_seat
 from p2pdurak.netgame.table import HostSide, TableSpec, open_host, resume_host
 from p2pdurak.peer.messages import GameOptions
 from p2pdurak.randomness import SeededRng, system_rng
-from p2pdurak.ui.terminal import ConsoleTerminal
 from p2pdurak.wire import encode
 
 
@@ -40,9 +39,12 @@ def lan_address() -> str:
 
 
 class HostCommand:
-    def __init__(self, args: argparse.Namespace, terminal: ConsoleTerminal) -> None:
+    """`p2pdurak host`: the command layer gives it the person's front end and the computer players."""
+
+    def __init__(self, args: argparse.Namespace, front: FrontEnd, players: PlayerFactory) -> None:
         self.args = args
-        self.terminal = terminal
+        self.front = front
+        self.players = players
         self.quiet: bool = args.quiet
         self.session: NetSession | None = None
         self.profile = profile_dir(args.profile)
@@ -51,9 +53,9 @@ class HostCommand:
         self.spec = TableSpec(
             options_from_args(args, args.seats), level=args.bot or "normal", seed=args.seed,
             shuffle_proofs=not args.no_shuffle_proofs, move_timeout=args.move_timeout,
-            config=NetConfig(), durable=not args.no_fsync,
+            config=NetConfig(), durable=not args.no_fsync, players=players,
         )
-        if not args.bot and not ui_available():
+        if not args.bot and not front.can_play():
             raise LocalError("no-ui", "the terminal interface is not installed; pass --bot LEVEL")
 
     def say(self, text: str) -> None:
@@ -75,7 +77,7 @@ class HostCommand:
     async def open(self) -> HostSide:
         args = self.args
         rng = system_rng if args.seed is None else SeededRng(args.seed)
-        player = bot_player(args.bot, SeededRng(args.seed + 1) if args.seed is not None else system_rng) \
+        player = self.players(args.bot, SeededRng(args.seed + 1) if args.seed is not None else system_rng) \
             if args.bot else None
         runner = SeatRunner(self.identity, self.profile, player=player, rng=rng, durable=self.spec.durable,
                             move_timeout=self.spec.move_timeout,
@@ -117,12 +119,11 @@ class HostCommand:
     async def _serve(self, side: HostSide, session: NetSession | None) -> Ending:
         endings: list[Ending] = []
         failures: list[Exception] = []
-        lines = SharedInput(self.terminal)
 
         async def host_seat() -> None:
             try:
                 if session is not None:
-                    endings.append(await play_in_terminal(side.client, side.runner, session, lines))
+                    endings.append(await play_seat(side.client, side.runner, session, self.front))
                 else:
                     endings.append(await side.client.run())
             except (JoinRefused, NetFault, ConnectionClosed, DurakError) as exc:
@@ -139,9 +140,9 @@ class HostCommand:
                 self._announce(side)
                 reads = session is not None or (not self.args.resume and not self.args.no_lobby_input)
                 if reads:
-                    nursery.start_soon(lines.pump)
+                    nursery.start_soon(self.front.pump)
                 if not self.args.resume and not self.args.no_lobby_input:
-                    nursery.start_soon(self._lobby_input, side, lines)
+                    nursery.start_soon(self._lobby_input, side)
                 await side.server.closed.wait()
                 while not endings and not failures:
                     await trio.sleep(0.05)
@@ -166,7 +167,7 @@ class HostCommand:
         print(f"short form:  {format_short(address, side.port, invite.fingerprint)}", flush=True)
         self.say(f"waiting for {args.seats - 1} player(s); press Enter to start with those seated")
 
-    async def _lobby_input(self, side: HostSide, lines: SharedInput) -> None:
+    async def _lobby_input(self, side: HostSide) -> None:
         """Enter starts the game with the players seated so far (at least 2). Stops reading once the lobby is
         closed, so that the game screen gets every later line."""
         server = side.server
@@ -179,7 +180,7 @@ class HostCommand:
 
             nursery.start_soon(close_with_lobby)
             while server.phase == "lobby":
-                line = await lines.read_line()
+                line = await self.front.read_line()
                 if line is None:
                     break  # no input: start when the table is full
                 try:

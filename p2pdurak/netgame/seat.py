@@ -45,7 +45,7 @@ HOST_GRACE = 60.0  # the game may wait on the host itself this much longer than 
 MESH_GRACE = 10.0  # seconds into the game after which a missing mesh link is reported to the player
 HANDED_GRACE = 2.0  # a move the host has had this long cannot have been missed by an honest host's time-out
 MOVE_TIMEOUT = 120.0  # our own silence time-out: we sign a silent-seat claim only once our clock agrees (R-GAME-19)
-MESH_UNLINKED = "mesh-unlinked"  # (the UI's progress kind, p2pdurak.ui.session.MESH_UNLINKED)
+MESH_UNLINKED = "mesh-unlinked"  # (the UI's progress kind, p2pdurak.netgame.frontend.MESH_UNLINKED)
 
 
 class SeatListener(Protocol):

@@ -1,22 +1,22 @@
-"""`SeatSession` (p2pdurak.ui.session) over TCP: the seat's runner reports every entry, refusal and connection
-change as the UI's Change values; the UI's actions are signed by the seat's peer, persisted and sent."""
+"""`SeatSession` (p2pdurak.netgame.frontend) over TCP: the seat's runner reports every entry, refusal and connection
+change as the front end's Change values; the front end's actions are signed by the seat's peer, persisted and sent.
+No front end is imported here: `play_seat` runs whichever `FrontEnd` the command layer gives it."""
 
 from __future__ import annotations
 
 import trio
-from rich.text import Text
 
 from p2pdurak.errors import LocalError
 from p2pdurak.net.api import Ending, NetEvent
 from p2pdurak.net.client import Client
 from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
+from p2pdurak.netgame import frontend as ui
+from p2pdurak.netgame.frontend import FrontEnd
 from p2pdurak.netgame.join import user_error
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.peer import Event, Peer, Refused
 from p2pdurak.peer import game as peer_game
 from p2pdurak.rules import Action, State
-from p2pdurak.ui import session as ui
-from p2pdurak.ui.terminal import ConsoleTerminal
 
 
 class NetSession:
@@ -106,45 +106,9 @@ class NetSession:
         self._push(ui.Closed(reason, message))
 
 
-class SharedInput:
-    """One task reads the player's lines for the whole run (a read cannot be taken back once begun); the lobby
-    and then the game screen take them from a channel, so no line is lost between the two."""
-
-    def __init__(self, terminal: ConsoleTerminal) -> None:
-        self.terminal = terminal
-        self._send, self._receive = trio.open_memory_channel[str | None](16)
-
-    async def pump(self) -> None:
-        while True:
-            line = await self.terminal.read_line()
-            await self._send.send(line)
-            if line is None:
-                return
-
-    async def read_line(self) -> str | None:
-        return await self._receive.receive()
-
-    # the rest of the UI's Terminal protocol, from the console
-    @property
-    def interactive(self) -> bool:
-        return self.terminal.interactive
-
-    @property
-    def height(self) -> int:
-        return self.terminal.height
-
-    def show(self, lines: list[Text], prompt: str) -> None:
-        self.terminal.show(lines, prompt)
-
-    def print_lines(self, lines: list[Text]) -> None:
-        self.terminal.print_lines(lines)
-
-
-async def play_in_terminal(client: Client, runner: SeatRunner, session: NetSession, lines: SharedInput) -> Ending:
-    """Run the seat's connection and, once the game has started, the terminal UI on `session`. `lines.pump()`
-    must be running."""
-    from p2pdurak.ui.app import GameApp
-
+async def play_seat(client: Client, runner: SeatRunner, session: NetSession, front: FrontEnd) -> Ending:
+    """Run the seat's connection and, once the game has started, the person's front end on `session`.
+    `front.pump()` must be running."""
     endings: list[Ending] = []
     done = trio.Event()
     failures: list[Exception] = []
@@ -161,10 +125,10 @@ async def play_in_terminal(client: Client, runner: SeatRunner, session: NetSessi
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(connection)
-        await _lobby(session, done)
+        await _lobby(session, done, front)
         if runner.peer is not None:
-            outcome = await GameApp(session, lines, offer_next_game=False).run()
-            if outcome.quit and not done.is_set():
+            quit_game = await front.play(session)
+            if quit_game and not done.is_set():
                 await leave_game(runner, done)
                 client.leave()
         await done.wait()
@@ -187,25 +151,15 @@ async def leave_game(runner: SeatRunner, done: trio.Event, *, patience: float = 
         await done.wait()
 
 
-async def _lobby(session: NetSession, done: trio.Event) -> None:
-    """Until the game starts, print the lobby's progress as plain lines (the game screen is not up yet)."""
+async def _lobby(session: NetSession, done: trio.Event, front: FrontEnd) -> None:
+    """Until the game starts, the front end shows the lobby's progress (the game screen is not up yet)."""
     while session.runner.peer is None and not done.is_set():
         with trio.move_on_after(0.2):
             changes = await session.changes()
             kept: list[ui.Change] = []
             for change in changes:
-                if isinstance(change, ui.Progress) and change.kind == ui.WAITING_FOR_PLAYERS:
-                    print(f"seated: {change.done} of {change.total}; waiting for the host to start", flush=True)
-                elif isinstance(change, ui.Progress) and change.kind == ui.TABLE_CODE:
-                    print(f"table code: {change.text} (compare it aloud with the other players)", flush=True)
-                elif not isinstance(change, ui.Progress):
+                if isinstance(change, ui.Progress):
+                    front.lobby(change)
+                else:
                     kept.append(change)  # the game has begun: these are the screen's
             session.requeue(kept)
-
-
-def ui_available() -> bool:
-    try:
-        import p2pdurak.ui.app  # noqa: F401
-    except ImportError:
-        return False
-    return True

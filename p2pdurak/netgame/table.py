@@ -19,8 +19,8 @@ from p2pdurak.net.api import Ending, Observer, ignore_event
 from p2pdurak.net.client import Client
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.host import HostServer, listener_port, open_listeners
+from p2pdurak.netgame.frontend import PlayerFactory
 from p2pdurak.netgame.host import GameHost, OptionsFor, roster_of
-from p2pdurak.netgame.players import bot_player
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.netgame.store import SavedSeat
 from p2pdurak.peer.harness import NAMES, Chooser
@@ -34,7 +34,8 @@ SELFPLAY_CONFIG = NetConfig(backoff_initial=0.02, backoff_cap=0.5, linger_timeou
 
 @dataclass(frozen=True, slots=True)
 class TableSpec:
-    """A bot table: the variant, the players, the bots' level and the randomness (`seed` None: real randomness)."""
+    """A bot table: the variant, the players, the bots' level and the randomness (`seed` None: real randomness).
+    `players` makes the computer players (p2pdurak.bots.players.bot_player): netgame imports no bots."""
 
     options: Options
     level: str = "normal"
@@ -43,6 +44,7 @@ class TableSpec:
     move_timeout: float = 30.0
     config: NetConfig = SELFPLAY_CONFIG
     durable: bool = False  # fsync the seats' files (off: self-play files are throw-away)
+    players: PlayerFactory = field(kw_only=True)
 
     def options_for(self, players: int) -> bytes:
         if players != self.options.players:
@@ -108,7 +110,7 @@ async def open_host(
     port = listener_port(listeners)
     if runner is None:
         runner = SeatRunner(
-            identity, profile, player=player or bot_player(spec.level, spec.rng(0, 1)), rng=spec.rng(0),
+            identity, profile, player=player or spec.players(spec.level, spec.rng(0, 1)), rng=spec.rng(0),
             durable=spec.durable, meta={"role": "host", "bind": bind, "port": port, "name": name, **(meta or {})},
             move_timeout=spec.move_timeout,
         )
@@ -202,7 +204,7 @@ async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
     clients = [side.client]
     for s in range(1, players):
         runner = SeatRunner(
-            identities[s], profile / f"seat-{s}", player=bot_player(spec.level, spec.rng(s, 1)), rng=spec.rng(s),
+            identities[s], profile / f"seat-{s}", player=spec.players(spec.level, spec.rng(s, 1)), rng=spec.rng(s),
             durable=spec.durable, meta={"role": "join", "link": invite.link(), "name": NAMES[s]},
             move_timeout=spec.move_timeout,
         )

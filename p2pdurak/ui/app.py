@@ -19,13 +19,13 @@ from rich.text import Text
 from p2pdurak import i18n_strings as S
 from p2pdurak.errors import DurakError
 from p2pdurak.i18n import _, format_plural
+from p2pdurak.netgame import frontend as sess
+from p2pdurak.netgame.frontend import Closed, EntryApplied, Progress, SeatSession
 from p2pdurak.peer import Faulted, GameEnded, Refused
 from p2pdurak.peer import game as peer_game
 from p2pdurak.rules import Action, Pass
-from p2pdurak.ui import session as sess
 from p2pdurak.ui.keys import offers, parse
 from p2pdurak.ui.screen import HEIGHT, Model, acting_seats, game_screen, help_screen
-from p2pdurak.ui.session import Closed, EntryApplied, Progress, SeatSession
 from p2pdurak.ui.texts import (
     Names,
     entry_lines,

@@ -16,13 +16,13 @@ import trio
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import DurakError
 from p2pdurak.log import Rejected, Sequencer
+from p2pdurak.netgame.frontend import Change, Closed, EntryApplied, SeatInfo
 from p2pdurak.peer import Event, Peer, Refused
 from p2pdurak.peer.harness import NAMES, MemoryTable, make_genesis
 from p2pdurak.peer.messages import GameOptions
 from p2pdurak.randomness import Rng, SeededRng, random_below, system_rng
 from p2pdurak.rules import Action, Options, Pass, State
 from p2pdurak.ui.botplayers import BotChoice, bot_choice
-from p2pdurak.ui.session import Change, Closed, EntryApplied, SeatInfo
 
 PASS_DELAY_FACTOR = 0.4  # a bot that only passes answers faster than one that thinks about a card
 

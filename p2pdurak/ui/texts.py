@@ -13,13 +13,13 @@ from p2pdurak.cards import rank_of
 from p2pdurak.errors import DurakError
 from p2pdurak.i18n import _, format_plural
 from p2pdurak.i18n_strings import card_text
+from p2pdurak.netgame import frontend as sess
+from p2pdurak.netgame.frontend import EntryApplied, Progress, SeatInfo
 from p2pdurak.peer import ActionApplied, Event, Faulted, GameEnded, Refused, Verdict
 from p2pdurak.peer import game as peer_game
 from p2pdurak.rules import Action, Beat, Challenge, Declare, GameResult, Pass, Play, ShowTrump, State, Take, Transfer
 from p2pdurak.rules.engine import asked_card, open_trumps
 from p2pdurak.rules.state import DECLARING, PLAYING
-from p2pdurak.ui import session as sess
-from p2pdurak.ui.session import EntryApplied, Progress, SeatInfo
 
 
 class Names:

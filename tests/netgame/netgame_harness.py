@@ -8,12 +8,12 @@ from pathlib import Path
 
 import trio
 
+from p2pdurak.bots.players import bot_player
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.net.api import Ending
 from p2pdurak.net.client import Client
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.links import Invite
-from p2pdurak.netgame.players import bot_player
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.netgame.store import game_file, load_seat
 from p2pdurak.netgame.table import HostSide, TableSpec, open_host
@@ -125,7 +125,7 @@ async def open_table(
     config: NetConfig = TEST_CONFIG,
 ) -> Table:
     spec = TableSpec(options, level=level, seed=seed, shuffle_proofs=shuffle_proofs, move_timeout=move_timeout,
-                     config=config)
+                     config=config, players=bot_player)
     rng = SeededRng(seed)
     identities = [Identity.generate(rng) for _ in range(options.players)]
     side = await open_host(identities[0], NAMES[0], rng(16), spec, profile / "seat-0", seats=options.players)

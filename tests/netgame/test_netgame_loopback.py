@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import trio
 
-from p2pdurak.netgame.loopback import open_loopback_session
+from p2pdurak.netgame.frontend import Closed
 from p2pdurak.peer.verify import verify_transcript_bytes
 from p2pdurak.randomness import SeededRng, random_below
 from p2pdurak.rules import Options
+from p2pdurak.ui.loopback import open_loopback_session
 from p2pdurak.ui.memory import TableConfig
-from p2pdurak.ui.session import Closed
 
 
 async def test_netgame_loopback_table_plays_to_the_end_and_verifies() -> None:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import trio
 
+from p2pdurak.bots.players import bot_player
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.net.client import Client
 from p2pdurak.net.links import parse_invite
-from p2pdurak.netgame.players import bot_player
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.peer.verify import verify_transcript_bytes
 from p2pdurak.randomness import SeededRng
@@ -210,7 +210,7 @@ async def test_netgame_a_failing_seat_process_ends_the_table(tmp_path: Path) -> 
     from p2pdurak.errors import LocalError
     from p2pdurak.netgame.table import TableSpec, play_with_processes
 
-    spec = TableSpec(Options(deck=24, players=2), level="random", seed=1, shuffle_proofs=False)
+    spec = TableSpec(Options(deck=24, players=2), level="random", seed=1, shuffle_proofs=False, players=bot_player)
     with trio.fail_after(20), pytest.raises(LocalError) as caught:
         await play_with_processes(spec, tmp_path, python="/bin/false")
     assert caught.value.reason == "seat-failed" and "seat 1: exit 1" in caught.value.message

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import trio
 
+from p2pdurak.netgame.frontend import Closed, EntryApplied, Progress, SeatSession
 from p2pdurak.peer import GameEnded
 from p2pdurak.rules import Options, Pass, Take
-from p2pdurak.ui.session import Closed, EntryApplied, Progress, SeatSession
 from tests.netgame.netgame_harness import Table, open_table, start_table
 
 

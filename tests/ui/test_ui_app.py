@@ -12,12 +12,12 @@ import trio
 
 from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
+from p2pdurak.netgame.frontend import Change, EntryApplied, SeatSession
 from p2pdurak.peer import ActionApplied
 from p2pdurak.peer.verify import verify_transcript_bytes
 from p2pdurak.rules import Options, Pass
 from p2pdurak.ui.app import GameApp, Saver, play_match
 from p2pdurak.ui.memory import TableConfig, open_memory_session
-from p2pdurak.ui.session import Change, EntryApplied, SeatSession
 from tests.ui.ui_fakes import FakeTerminal, first_offer, screen_reader
 
 

@@ -12,11 +12,11 @@ from rich.console import Console
 from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
 from p2pdurak.i18n_strings import card_text
+from p2pdurak.netgame.frontend import SeatInfo
 from p2pdurak.rules import Options, State, legal_actions, view_of
 from p2pdurak.rules.state import DECLARING
 from p2pdurak.ui.keys import hand_order, offers
 from p2pdurak.ui.screen import Model, acting_seats, game_screen, help_screen
-from p2pdurak.ui.session import SeatInfo
 from p2pdurak.ui.texts import Names
 from tests.ui.test_ui_keys import states
 

@@ -8,11 +8,11 @@ import pytest
 import trio
 
 from p2pdurak.errors import DurakError
+from p2pdurak.netgame.frontend import Change, Closed, EntryApplied, SeatSession
 from p2pdurak.peer import ActionApplied, GameEnded
 from p2pdurak.peer.verify import verify_transcript_bytes
 from p2pdurak.rules import Declare, Options, Pass, Take
 from p2pdurak.ui.memory import PASS_DELAY_FACTOR, TableConfig, bot_names, open_memory_session
-from p2pdurak.ui.session import Change, Closed, EntryApplied, SeatSession
 
 
 async def play_out(session: SeatSession) -> list[Change]:

@@ -8,10 +8,10 @@ import pytest
 
 from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
+from p2pdurak.netgame.frontend import EntryApplied, SeatInfo
 from p2pdurak.peer import ActionApplied
 from p2pdurak.rules import Beat, GameResult, Options, Pass, Play, Transfer, apply, view_of
 from p2pdurak.rules.state import DECLARING
-from p2pdurak.ui.session import EntryApplied, SeatInfo
 from p2pdurak.ui.texts import Names, entry_lines, refusal_text, result_lines
 from tests.ui.test_ui_keys import states
 
@@ -96,7 +96,7 @@ def test_ui_texts_log_keeps_passes_short() -> None:
 
 
 def test_ui_texts_every_progress_kind_has_its_own_line(lang: str) -> None:
-    from p2pdurak.ui import session as sess
+    from p2pdurak.netgame import frontend as sess
     from p2pdurak.ui.texts import progress_text
 
     for kind in sess.PROGRESS_KINDS:

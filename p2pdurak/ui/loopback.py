@@ -14,6 +14,7 @@ from pathlib import Path
 
 import trio
 
+from p2pdurak.bots.players import bot_player
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import DurakError, LocalError, PeerFault, RuleError
 from p2pdurak.net.client import Client
@@ -128,7 +129,7 @@ async def open_loopback_session(
         return game_options
 
     spec = TableSpec(options, level=config.level, seed=seed, shuffle_proofs=config.shuffle_proofs,
-                     move_timeout=HUMAN_TIMEOUT)
+                     move_timeout=HUMAN_TIMEOUT, players=bot_player)
     from p2pdurak.netgame.seat import SeatRunner
 
     with tempfile.TemporaryDirectory(prefix="p2pdurak-play-", dir=workdir) as tmp:

@@ -1,12 +1,10 @@
-"""Who makes a seat's choices: a bot of the `p2pdurak.bots` levels, or random legal play for tests."""
+"""Who makes a seat's choices: a bot of the `p2pdurak.bots` levels, or random legal play for tests. This is the
+`PlayerFactory` (p2pdurak.netgame.frontend) that the command layer gives netgame's tables."""
 
 from __future__ import annotations
 
-from p2pdurak.netgame.levels import BOT_LEVELS
 from p2pdurak.peer.harness import Chooser, random_chooser
 from p2pdurak.randomness import Rng
-
-__all__ = ["BOT_LEVELS", "bot_player"]
 
 
 def bot_player(level: str, rng: Rng) -> Chooser:

@@ -1,17 +1,24 @@
-"""The seam between the interface and a table: the UI talks to a `SeatSession` and never cares whether the other
-seats are bots in this process or peers over the network.
+"""The seam between a table and whoever plays at it. netgame defines it and imports no front end: the terminal UI
+(p2pdurak.ui) implements it today, another front end can tomorrow, and the command layer (p2pdurak.commands) picks
+one. The computer players plug in the same way (`PlayerFactory`, p2pdurak.bots.players).
 
-A session owns the human's `Peer` (the seat's checked view of the game) and reports what happens as `Change`
-values: each log entry applied (with the seat's view before and after, so that the UI can describe it after the
-fact), a refusal of one of our moves, connection progress, or the end of the connection.
+A person's front end talks to a `SeatSession` and never cares whether the other seats are bots in this process or
+peers over the network. A session owns the human's `Peer` (the seat's checked view of the game) and reports what
+happens as `Change` values: each log entry applied (with the seat's view before and after, so that the front end
+can describe it after the fact), a refusal of one of our moves, connection progress, or the end of the connection.
+The front end sends the person's actions with `SeatSession.act`. For a networked seat it is also a `FrontEnd`: the
+source of the person's input lines (the lobby's Enter, then the game screen's keys) and the screen that runs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from p2pdurak.peer import Event, Peer, Refused
+from p2pdurak.peer.harness import Chooser
+from p2pdurak.randomness import Rng
 from p2pdurak.rules import Action, State
 
 # Progress kinds a session may report (the UI has a translated line for each).
@@ -82,7 +89,7 @@ class SeatInfo:
 
 class SeatSession(Protocol):
     """One human seat at one game. Implementations: `p2pdurak.ui.memory.MemorySession` (bots in this process); the
-    network layer provides one over TCP."""
+    network layer provides one over TCP (`p2pdurak.netgame.session.NetSession`)."""
 
     @property
     def peer(self) -> Peer:
@@ -109,3 +116,33 @@ class SeatSession(Protocol):
     def transcript(self) -> bytes:
         """The transcript so far (genesis and every entry), as `p2pdurak verify` reads it."""
         ...
+
+
+class FrontEnd(Protocol):
+    """A person's front end for a networked seat (`p2pdurak.netgame.session.play_seat`, the host command).
+    Implementation: `p2pdurak.ui.netfront.TerminalFrontEnd`."""
+
+    def can_play(self) -> bool:
+        """False if this front end cannot show a game here (then only a computer player may take the seat)."""
+        ...
+
+    async def pump(self) -> None:
+        """Read the person's input for the whole run (a read cannot be taken back once begun); run it in a task."""
+        ...
+
+    async def read_line(self) -> str | None:
+        """The person's next input line (None: no more input), taken from what `pump` read."""
+        ...
+
+    def lobby(self, change: Progress) -> None:
+        """Show a progress report that arrives before the game has started (the game screen is not up yet)."""
+        ...
+
+    async def play(self, session: SeatSession) -> bool:
+        """Run the game screen on `session` until the game is over or the person quits; True if they quit."""
+        ...
+
+
+PlayerFactory = Callable[[str, Rng], Chooser]
+"""A computer player for one seat: (level, rng) -> the chooser of its actions (`p2pdurak.bots.players.bot_player`;
+"random" is `p2pdurak.peer.harness.random_chooser`)."""
