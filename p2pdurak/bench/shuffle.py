@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from p2pdurak.conformance.shuffle_vectors import random_statement
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.shuffle_proof import prove_shuffle, verify_shuffle
 from p2pdurak.randomness import SeededRng, system_rng
+from p2pdurak.testing.shuffle_cheats import random_statement
 
 RUNS = 5
 

@@ -6,13 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pdurak.conformance.shuffle_vectors import (
-    ShuffleStatement,
-    forge_proof,
-    input_points,
-    permutation_columns,
-    random_statement,
-)
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import G, N, base_mul
 from p2pdurak.crypto.shuffle_lincomb import lincomb, point_sum
@@ -26,6 +19,13 @@ from p2pdurak.crypto.shuffle_proof import (
     verify_shuffle,
 )
 from p2pdurak.randomness import SeededRng
+from p2pdurak.testing.shuffle_cheats import (
+    ShuffleStatement,
+    forge_proof,
+    input_points,
+    permutation_columns,
+    random_statement,
+)
 
 CTX = ProofContext(bytes(range(32)), 4, "shuffle")
 

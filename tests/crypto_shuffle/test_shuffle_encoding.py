@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pdurak.conformance.shuffle_vectors import ShuffleStatement, random_statement
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import N
 from p2pdurak.crypto.shuffle_proof import ShuffleProof, ShuffleProofError, prove_shuffle, verify_shuffle
 from p2pdurak.randomness import SeededRng
+from p2pdurak.testing.shuffle_cheats import ShuffleStatement, random_statement
 
 SEAT = 1
 CTX = ProofContext(b"\x42" * 32, SEAT, "shuffle")

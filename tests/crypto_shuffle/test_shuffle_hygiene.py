@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from p2pdurak.conformance.shuffle_vectors import random_statement
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import scalar_to_bytes
 from p2pdurak.crypto.shuffle_proof import (
@@ -14,6 +13,7 @@ from p2pdurak.crypto.shuffle_proof import (
     prove_shuffle,
 )
 from p2pdurak.randomness import Rng, SeededRng
+from p2pdurak.testing.shuffle_cheats import random_statement
 
 CTX = ProofContext(b"\x07" * 32, 0, "shuffle")
 

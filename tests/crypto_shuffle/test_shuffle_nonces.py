@@ -9,7 +9,6 @@ statements that differ share o_key, so (z_key - z_key') / (v - v') = s.
 
 from __future__ import annotations
 
-from p2pdurak.conformance.shuffle_vectors import input_points
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import GroupError, N, Point, base_mul
 from p2pdurak.crypto.secrets_store import SeatSecrets
@@ -25,6 +24,7 @@ from p2pdurak.crypto.shuffle_proof import (
     verify_shuffle,
 )
 from p2pdurak.randomness import SeededRng
+from p2pdurak.testing.shuffle_cheats import input_points
 
 GAME = bytes(range(32))
 SEED = b"the same --seed"

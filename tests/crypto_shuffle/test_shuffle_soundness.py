@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from p2pdurak.conformance.shuffle_vectors import CHEATS, ShuffleStatement, random_statement
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import N, Point, base_mul
 from p2pdurak.crypto.shuffle_proof import (
@@ -20,6 +19,7 @@ from p2pdurak.crypto.shuffle_proof import (
     verify_shuffle,
 )
 from p2pdurak.randomness import SeededRng
+from p2pdurak.testing.shuffle_cheats import CHEATS, ShuffleStatement, random_statement
 
 SEAT = 5
 CTX = ProofContext(b"\x11" * 32, SEAT, "shuffle")
