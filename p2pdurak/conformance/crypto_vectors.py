@@ -43,7 +43,7 @@ def _file(algorithm: str, spec: str, notes: Json, groups: list[Json]) -> Json:
         "suite": SUITE,
         "version": PROTOCOL_VERSION,
         "spec": spec,
-        "generator": "p2pdurak.crypto.vectors",
+        "generator": "p2pdurak.conformance.crypto_vectors",
         "notes": notes,
         "numberOfTests": tc,
         "testGroups": groups,

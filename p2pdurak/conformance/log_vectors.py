@@ -202,7 +202,7 @@ def generate_messages() -> dict[str, Any]:
         "suite": SUITE,
         "version": PROTOCOL_VERSION,
         "spec": "SPEC.md 6.3, 7.2-7.5",
-        "generator": "python -m p2pdurak.log.vectors",
+        "generator": "python -m p2pdurak.conformance.log_vectors",
         "notes": {
             "valid": "input decoded as messageType gives fields (bin as hex, nested messages as {type, fields})",
             "invalid": "decoding input as messageType MUST fail with reason (R-WIRE-5, R-WIRE-9)",
@@ -586,7 +586,7 @@ def generate_log() -> dict[str, Any]:
         "suite": SUITE,
         "version": PROTOCOL_VERSION,
         "spec": "SPEC.md 7",
-        "generator": "python -m p2pdurak.log.vectors",
+        "generator": "python -m p2pdurak.conformance.log_vectors",
         "notes": {
             "Genesis": "R-LOG-5: valid with genesisHash, seats, host; or invalid with reason and seat (null: none)",
             "Chain": "R-LOG-11, R-LOG-23: replay entries after the group's genesis; valid with length and head, or "

@@ -33,7 +33,7 @@ from p2pdurak.testing.rules_scenario import all_scenarios, parse_scenario, start
 
 VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 FILE_NAMES = ("rules-actions.json", "rules-games.json")  # what build() returns
-HEADER = {"suite": "secp256k1-sha256-ed25519", "version": 1, "generator": "tests.rules.rules_vectors"}
+HEADER = {"suite": "secp256k1-sha256-ed25519", "version": 1, "generator": "p2pdurak.conformance.rules_vectors"}
 
 
 def result_text(st: State) -> str:

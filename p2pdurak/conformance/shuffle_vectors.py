@@ -181,7 +181,7 @@ def build_vectors() -> dict[str, Any]:
         "spec": "SPEC.md section 5 (R-SHUF-*)",
         "suite": SUITE,
         "version": PROTOCOL_VERSION,
-        "generator": "python -m p2pdurak.crypto.shuffle_vectors",
+        "generator": "python -m p2pdurak.conformance.shuffle_vectors",
         "notes": "X inputs, Y outputs, S = s*G; proof = ShuffleProof.to_bytes (130*D+160 bytes); the context is "
         "ProofContext(game, seat, step). Invalid cases MUST be rejected with error bad-shuffle-proof naming seat.",
         "cases": cases,

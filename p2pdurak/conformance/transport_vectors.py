@@ -33,7 +33,7 @@ from p2pdurak.wire import DecodeError, decode_one_of, encode, encode_value
 from p2pdurak.wire.canonical import Value
 
 FILE_NAME = "net-messages.json"
-GENERATOR = "python -m p2pdurak.net.vectors"
+GENERATOR = "python -m p2pdurak.conformance.transport_vectors"
 HELLO_SEED = "net-vectors/hello"
 HELLO_DOMAIN = "hello"
 ROLES = ("client", "server", "mesh-client", "mesh-server")

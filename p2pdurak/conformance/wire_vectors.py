@@ -167,7 +167,7 @@ def generate() -> dict[str, Any]:
         "suite": SUITE,
         "version": PROTOCOL_VERSION,
         "spec": "SPEC.md 6.1, 6.2, 6.4",
-        "generator": "python -m p2pdurak.wire.vectors",
+        "generator": "python -m p2pdurak.conformance.wire_vectors",
         "notes": {
             "valid": "input decodes to value, and value encodes to exactly input",
             "invalid": "decoding input MUST fail with reason (the first failure in the order of R-WIRE-5)",
