@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from p2pdurak.ui.app import Saver, SessionFactory
     from p2pdurak.ui.memory import TableConfig
 
-HELP = "play Durak in the terminal against computer players"
+HELP = "play Durak in the web browser (or the terminal) against computer players"
 DEFAULT_SEATS = 4
 TEAM_SEATS = {"2v2": 4, "3v3": 6, "pairs": 6}
 
@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot-delay", type=float, default=0.7, metavar="SECONDS", help="computer players' pause (default 0.7)"
     )
     add_lang_argument(parser)
+    from p2pdurak.web.launch import add_ui_argument
+
+    add_ui_argument(parser)
     parser.add_argument("--seed", type=int, help="make the game reproducible (keys, shuffle and bots)")
     parser.add_argument("--out", metavar="FILE", help="save the transcript here (default: the profile's games/)")
     parser.add_argument("--name", default=None, help="your name at the table")
@@ -163,6 +166,8 @@ def run(args: argparse.Namespace) -> int:
     saver = transcript_saver(args)
     terminal = ConsoleTerminal()
     try:
+        if _played_in_browser(args, factory, saver):
+            return 0
         with terminal.keyboard():
             trio.run(
                 functools.partial(
@@ -176,6 +181,17 @@ def run(args: argparse.Namespace) -> int:
         print(i18n.gettext(S.QUIT_LEFT))
         return 130
     return 0
+
+
+def _played_in_browser(args: argparse.Namespace, factory: SessionFactory, saver: Saver) -> bool:
+    """`--ui`: the table on a web page (the default where a browser can open); False: play in the terminal."""
+    from p2pdurak.web.launch import play_in_browser, resolve_ui
+
+    ui = resolve_ui(args.ui)
+    if ui == "terminal":
+        return False
+    return play_in_browser(factory, saver, games=args.games, auto_pass=not args.no_auto_pass,
+                           open_browser=ui == "browser")
 
 
 def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:

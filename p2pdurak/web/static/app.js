@@ -1,0 +1,265 @@
+// The table page: a view of the seat's state as the Python process sends it over the WebSocket, and the player's
+// clicks, drags and keys sent back. The page decides nothing: it offers what the state lists as legal and the
+// process checks every message again.
+import { cardBack, cardFace, durakPicture } from "./cards.js";
+
+const token = new URLSearchParams(location.search).get("token") || "";
+const root = document.getElementById("app");
+let ws = null;
+let state = null;
+let selected = null; // a hand card chosen to beat with (then a table card is clicked)
+let retry = 250;
+let seen = new Set(); // cards already on screen (new ones are animated)
+let pending = null; // {card, t0}: a click waiting for its card to show on the table
+window.__durak = { latencies: [], states: 0, connected: false };
+
+function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function connect() {
+  ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+  ws.onopen = () => { retry = 250; window.__durak.connected = true; };
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      state = message;
+      window.__durak.states += 1;
+      render();
+    }
+  };
+  ws.onclose = () => {
+    window.__durak.connected = false;
+    root.classList.add("offline");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 3000);
+  };
+}
+
+function send(message) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+}
+
+function act(action) {
+  selected = null;
+  if (["play", "beat", "transfer", "show"].includes(action.kind)) pending = { card: action.card, t0: performance.now() };
+  const out = { type: "act", kind: action.kind };
+  if ("card" in action) out.card = action.card;
+  if ("attack" in action) out.attack = action.attack;
+  send(out);
+}
+
+function actionsWith(card) {
+  return (state?.actions || []).filter((a) => a.card === card && ["play", "beat"].includes(a.kind));
+}
+
+// ------------------------------------------------------------------------------------------------ rendering
+
+function cardButton(card, { cls = "", attrs = "", fresh = false, disabled = false, label = "" }) {
+  const anim = fresh ? " fresh" : "";
+  return `<button class="card-btn ${cls}${anim}" ${attrs} ${disabled ? "aria-disabled=\"true\"" : ""}
+    aria-label="${esc(label || card.label)}">${cardFace(card)}</button>`;
+}
+
+function isFresh(card) {
+  return !seen.has(card.c);
+}
+
+function renderPlayers(s) {
+  return s.players.filter((p) => !p.me).map((p) => {
+    const backs = Array.from({ length: Math.min(p.size, 12) }, () => cardBack("mini")).join("");
+    const known = p.known.map((c) => cardFace(c, "mini")).join("");
+    return `<section class="player${p.acting ? " acting" : ""}" data-seat="${p.seat}">
+      <div class="player-name">${p.acting ? "&#9654; " : ""}${esc(p.name)}</div>
+      <div class="fan">${backs}</div>
+      <div class="player-meta">${esc(p.size_text)}${p.roles.length ? " · " + esc(p.roles.join(" · ")) : ""}</div>
+      ${known ? `<div class="known">${known}</div>` : ""}
+    </section>`;
+  }).join("");
+}
+
+function renderTable(s, v) {
+  const beatable = selected === null ? new Set() :
+    new Set(state.actions.filter((a) => a.kind === "beat" && a.card === selected).map((a) => a.attack));
+  const pairs = v.table.map((pair) => {
+    const target = beatable.has(pair.index);
+    const attack = cardButton(pair.attack, {
+      cls: "attack" + (target ? " target" : ""),
+      attrs: `data-attack="${pair.index}" data-focus="a${pair.index}" ${target ? "" : "tabindex=\"-1\""}`,
+      fresh: isFresh(pair.attack),
+    });
+    const beat = pair.beat ? `<div class="beat${isFresh(pair.beat) ? " fresh" : ""}">${cardFace(pair.beat)}</div>` : "";
+    return `<div class="pair" data-drop="${pair.index}">${attack}${beat}</div>`;
+  }).join("");
+  return `<div class="table-cards">${pairs || `<p class="empty">${esc(v.table_text)}</p>`}</div>
+    ${v.table.length ? `<p class="table-note">${esc(v.table_text)}${v.taken ? " · Beru!" : ""}</p>` : ""}`;
+}
+
+function renderHand(s, v) {
+  return v.hand.map((card) => {
+    const usable = actionsWith(card.c).length > 0;
+    const cls = (usable ? "usable" : "idle") + (selected === card.c ? " selected" : "");
+    return `<div class="hand-slot">${cardButton(card, {
+      cls, attrs: `data-hand="${card.c}" data-focus="h${card.c}" draggable="${usable}"`, fresh: isFresh(card), disabled: !usable,
+    })}<span class="key">${card.key}</span></div>`;
+  }).join("");
+}
+
+function renderActions(s) {
+  const buttons = s.actions.filter((a) => !["play", "beat"].includes(a.kind)).map((a) =>
+    `<button class="action ${a.kind}${a.cheat ? " cheat" : ""}" data-focus="x${a.kind}${a.card ?? ""}" data-action='${esc(JSON.stringify(a))}'
+      title="${esc(a.keys)}">${esc(a.label)} <kbd>${esc(a.keys)}</kbd></button>`).join("");
+  return buttons;
+}
+
+function renderEnd(s) {
+  const e = s.end;
+  if (!e) return "";
+  const isDurak = e.durak !== null && e.durak !== undefined;
+  return `<div class="end" role="dialog" aria-modal="true" aria-labelledby="end-title">
+    <div class="end-box">
+      ${isDurak ? durakPicture(e.pogony, s.strings.durak) : ""}
+      <h2 id="end-title">${esc(e.lines[0] || "")}</h2>
+      ${e.lines.slice(1).map((l) => `<p>${esc(l)}</p>`).join("")}
+      ${e.score ? `<p class="score">${esc(e.score)}</p>` : ""}
+      <p class="verify"><span>${esc(s.strings.verify)}</span> <code id="verify-line">${esc(e.verify)}</code></p>
+      ${e.saved ? `<p class="saved">${esc(e.saved)}</p>` : ""}
+      ${e.verify_command ? `<p class="saved">${esc(e.verify_command)}</p>` : ""}
+      <p><a id="download" href="${esc(e.download)}" download>${esc(s.strings.download)}</a></p>
+      <div class="end-buttons">
+        ${e.next ? `<button id="next-game" class="action primary">${esc(s.strings.next_game)}</button>` : ""}
+        <button id="leave-end" class="action">${esc(s.strings.leave)}</button>
+      </div>
+    </div></div>`;
+}
+
+function render() {
+  const s = state;
+  const focusKey = document.activeElement?.dataset?.focus;
+  const typed = document.getElementById("keys")?.value || "";
+  const typing = document.activeElement?.id === "keys";
+  root.classList.remove("offline");
+  document.documentElement.lang = s.lang;
+  document.title = s.strings.game_name;
+  const v = s.view;
+  const me = s.players.find((p) => p.me);
+  const langs = s.languages.map(([code, name]) =>
+    `<option value="${code}"${code === s.lang ? " selected" : ""}>${esc(name)}</option>`).join("");
+  if (selected !== null && !actionsWith(selected).some((a) => a.kind === "beat")) selected = null;
+  root.innerHTML = `
+  <header class="bar">
+    <h1>${esc(s.strings.game_name)}</h1>
+    <span class="variant">${v ? esc(v.header.join(" · ")) : ""}</span>
+    <label class="lang">${esc(s.strings.language)}
+      <select id="lang" data-focus="lang">${langs}</select></label>
+    <button id="leave" class="action small" data-focus="leave">${esc(s.strings.leave)}</button>
+  </header>
+  <main class="layout">
+    <div class="players" aria-label="${esc(s.strings.players)}">${renderPlayers(s)}</div>
+    <section class="center">
+      ${v ? `<div class="deck" aria-label="${esc(v.stock_text)}">
+        <div class="stock">${v.stock > 0 ? `<div class="trump-card">${cardFace(v.trump)}</div>${cardBack("top")}` :
+          `<div class="trump-card alone">${cardFace(v.trump)}</div>`}</div>
+        <p class="deck-text"><span id="stock-text">${esc(v.stock_text)}</span><br>${esc(v.trump_text)}<br>
+          <span id="discard-text">${esc(v.discard_text)}</span></p>
+      </div>
+      <div class="table" aria-label="${esc(s.strings.table)}"><h2>${esc(s.strings.table)}</h2>${renderTable(s, v)}</div>` :
+      `<p class="progress big">${esc(s.progress || s.strings.connecting)}</p>`}
+    </section>
+    <aside class="log" aria-label="${esc(s.strings.last_moves)}">
+      <h2>${esc(s.strings.last_moves)}</h2>
+      <ol>${s.log.slice(-12).map((l) => `<li>${esc(l)}</li>`).join("")}</ol>
+      ${s.notices.map((n) => `<p class="notice">${esc(n)}</p>`).join("")}
+    </aside>
+  </main>
+  <section class="mine${me && me.acting ? " acting" : ""}">
+    <p class="status" id="status" aria-live="polite">${esc(s.progress || s.status)}
+      ${selected !== null ? `<strong>${esc(s.strings.pick_attack)}</strong>` : ""}</p>
+    <p class="message${s.message.error ? " error" : ""}" id="message" role="status">${esc(s.message.text)}</p>
+    <div class="actions" id="actions">${renderActions(s)}</div>
+    <h2 class="hand-title">${esc(s.strings.hand)}${v && v.my_roles.length ? ` <span>${esc(v.my_roles.join(" · "))}</span>` : ""}</h2>
+    <div class="hand" id="hand">${v ? renderHand(s, v) : ""}</div>
+    <form id="keys-form" class="keys" autocomplete="off">
+      <label for="keys">${esc(s.strings.keys)}</label>
+      <input id="keys" data-focus="keys" placeholder="3 · b 1 5 · t · d" spellcheck="false">
+    </form>
+  </section>
+  ${renderEnd(s)}`;
+  const input = document.getElementById("keys");
+  input.value = typed;
+  if (typing) input.focus();
+  else if (focusKey) root.querySelector(`[data-focus="${focusKey}"]`)?.focus();
+  const now = new Set();
+  if (v) {
+    for (const c of v.hand) now.add(c.c);
+    for (const p of v.table) { now.add(p.attack.c); if (p.beat) now.add(p.beat.c); }
+    if (pending && v.table.some((p) => p.attack.c === pending.card || p.beat?.c === pending.card)) {
+      window.__durak.latencies.push(performance.now() - pending.t0);
+      pending = null;
+    }
+  }
+  seen = now;
+  if (s.end) document.getElementById(s.end.next ? "next-game" : "leave-end")?.focus();
+}
+
+// ------------------------------------------------------------------------------------------------ input
+
+function handCard(card) {
+  const options = actionsWith(card);
+  const play = options.find((a) => a.kind === "play");
+  const beats = options.filter((a) => a.kind === "beat");
+  if (play) act(play);
+  else if (beats.length === 1) act(beats[0]);
+  else if (beats.length > 1) { selected = selected === card ? null : card; render(); }
+}
+
+root.addEventListener("click", (event) => {
+  const el = event.target.closest("button, a");
+  if (!el || !state) return;
+  if (el.dataset.hand !== undefined) handCard(Number(el.dataset.hand));
+  else if (el.dataset.attack !== undefined && selected !== null) {
+    const beat = state.actions.find((a) => a.kind === "beat" && a.card === selected && a.attack === Number(el.dataset.attack));
+    if (beat) act(beat);
+  } else if (el.dataset.action) act(JSON.parse(el.dataset.action));
+  else if (el.id === "next-game") send({ type: "next" });
+  else if (el.id === "leave-end") send({ type: "quit" });
+  else if (el.id === "leave" && (state.end || confirm(state.strings.leave_confirm))) send({ type: "quit", confirm: true });
+});
+
+root.addEventListener("change", (event) => {
+  if (event.target.id === "lang") send({ type: "lang", lang: event.target.value });
+});
+
+root.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("keys");
+  const text = input.value.trim();
+  input.value = "";
+  if (text === "?") { document.body.classList.toggle("show-help"); return; }
+  send({ type: "line", text });
+});
+
+root.addEventListener("dragstart", (event) => {
+  const hand = event.target.closest("[data-hand]");
+  if (hand) event.dataTransfer.setData("text/plain", hand.dataset.hand);
+});
+root.addEventListener("dragover", (event) => { if (event.target.closest("[data-drop]")) event.preventDefault(); });
+root.addEventListener("drop", (event) => {
+  const pair = event.target.closest("[data-drop]");
+  if (!pair || !state) return;
+  event.preventDefault();
+  const card = Number(event.dataTransfer.getData("text/plain"));
+  const beat = state.actions.find((a) => a.kind === "beat" && a.card === card && a.attack === Number(pair.dataset.drop));
+  if (beat) act(beat);
+});
+
+// The terminal's keys: typing anywhere goes to the keys box (Enter sends it), Escape drops a chosen card.
+document.addEventListener("keydown", (event) => {
+  const input = document.getElementById("keys");
+  if (event.key === "Escape") { selected = null; if (state) render(); return; }
+  if (!input || document.activeElement === input || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (document.activeElement?.tagName === "SELECT") return;
+  if (event.key.length === 1 && /[0-9a-zа-я?]/i.test(event.key) && !state?.end) input.focus();
+});
+
+connect();

@@ -1,0 +1,55 @@
+"""The page's words: the terminal's strings where they fit, and the few only a page needs, all in the same gettext
+catalogs (p2pdurak/locale), so the page speaks the five languages with no second set of strings."""
+
+from __future__ import annotations
+
+from p2pdurak import i18n_strings as S
+from p2pdurak.i18n import N_, Contextual, _
+
+WEB_NOT_OFFERED = N_("That move is not offered now.")
+WEB_QUIT_BUTTON_HINT = N_("To leave the game, use the Leave button.")
+WEB_NEXT_GAME = N_("Next game")
+WEB_LEAVE = N_("Leave")
+WEB_LEAVE_CONFIRM = N_("Leave the game? The others see that you left.")
+WEB_DOWNLOAD = N_("Download the transcript")
+WEB_LANGUAGE = N_("Language")
+WEB_CONNECTING = N_("Connecting to the game…")
+WEB_KEYS = N_("Keys")
+WEB_PICK_ATTACK = N_("Now pick the table card to beat.")
+WEB_VERIFY = N_("p2pdurak verify says:")
+
+_PAGE: dict[str, str | Contextual] = {
+    "game_name": S.GAME_NAME,
+    "table": S.LABEL_TABLE,
+    "hand": S.LABEL_YOUR_HAND,
+    "players": S.LABEL_PLAYERS,
+    "last_moves": S.LABEL_LAST_MOVES,
+    "score": S.LABEL_SCORE,
+    "you_can": S.LABEL_YOUR_MOVES,
+    "no_moves": S.LABEL_NO_MOVES,
+    "durak": S.ROLE_DURAK,
+    "pogony": S.TERM_POGONY,
+    "next_game": WEB_NEXT_GAME,
+    "leave": WEB_LEAVE,
+    "leave_confirm": WEB_LEAVE_CONFIRM,
+    "download": WEB_DOWNLOAD,
+    "language": WEB_LANGUAGE,
+    "connecting": WEB_CONNECTING,
+    "keys": WEB_KEYS,
+    "pick_attack": WEB_PICK_ATTACK,
+    "verify": WEB_VERIFY,
+    "help_play": S.HELP_PLAY,
+    "help_beat": S.HELP_BEAT,
+    "help_take": S.HELP_TAKE,
+    "help_pass": S.HELP_PASS,
+    "help_transfer": S.HELP_TRANSFER,
+    "help_show": S.HELP_SHOW_TRUMP,
+    "help_challenge": S.HELP_CHALLENGE,
+    "help_numbers": S.HELP_CARD_NUMBERS,
+    "help_legal": S.HELP_LEGAL_ONLY,
+}
+
+
+def page_strings() -> dict[str, str]:
+    """Every fixed text of the page in the installed language."""
+    return {key: _(message) for key, message in _PAGE.items()}
