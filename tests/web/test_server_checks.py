@@ -56,7 +56,8 @@ async def test_origin_and_host_must_be_our_own() -> None:
 
 
 async def _ws(server: WebServer, token: str, origin: str) -> Any:
-    return open_websocket_url(f"ws://127.0.0.1:{server.port}/ws?token={token}", extra_headers=[("Origin", origin)])
+    url = f"ws://127.0.0.1:{server.port}/ws?token={token}"
+    return open_websocket_url(url, extra_headers=[(b"Origin", origin.encode())])
 
 
 async def test_websocket_needs_token_and_origin() -> None:
@@ -84,7 +85,7 @@ async def test_a_bad_message_closes_only_that_websocket() -> None:
                     await ws.send_message(bad)
                     with pytest.raises(ConnectionClosed) as closed:
                         await ws.get_message()
-                    assert closed.value.reason.code == 1008
+                    assert closed.value.reason is not None and closed.value.reason.code == 1008
             await good.send_message(json.dumps({"type": "act", "kind": "take"}))
             server.publish({"type": "state", "n": 2})
             assert json.loads(await good.get_message()) == {"type": "state", "n": 2}

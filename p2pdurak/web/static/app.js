@@ -25,6 +25,7 @@ function connect() {
     if (message.type === "state") {
       state = message;
       window.__durak.states += 1;
+      window.__durak.state = message; // for tests and for the curious: exactly what the process sent
       render();
     }
   };

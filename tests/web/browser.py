@@ -1,0 +1,119 @@
+"""Helpers for the browser tests: Debian's chromium headless through chromedriver (never online), and a
+`p2pdurak play --ui web` game in a subprocess whose page the tests drive by clicks."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+T = TypeVar("T")
+
+needs_chromium = pytest.mark.skipif(
+    not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)),
+    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)",
+)
+
+
+@contextmanager
+def chromium(width: int = 1280, height: int = 900) -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="p2pdurak-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--no-first-run", "--disable-default-apps", "--disable-extensions", f"--user-data-dir={profile}",
+                 f"--window-size={width},{height}", "--lang=en-US"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+class Game:
+    """`p2pdurak play --ui web` in a subprocess; `url` is the page it printed."""
+
+    def __init__(self, workdir: Path, *args: str) -> None:
+        self.out = workdir / "game.dlog"
+        env = {**os.environ, "P2PDURAK_HOME": str(workdir / "home"), "LANGUAGE": "en", "PYTHONUNBUFFERED": "1"}
+        env.pop("DISPLAY", None)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "p2pdurak", "play", "--ui", "web", "--bot-delay", "0", "--name", "Tester",
+             "--out", str(self.out), *args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/\?token=\S+", line)
+        if found is None:
+            self.stop()
+            raise AssertionError(f"no URL printed: {line!r}")
+        self.url = found.group(0)
+        self.origin, self.token = self.url.split("/?token=")
+
+    def stop(self) -> str:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        assert self.proc.stdout is not None
+        return self.proc.stdout.read()
+
+
+def wait_for(check: Callable[[], T | None], timeout: float = 15.0, what: str = "condition") -> T:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = check()
+        except (StaleElementReferenceException, NoSuchElementException):  # the page re-rendered under us
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def state(driver: Any) -> dict[str, Any]:
+    """How many states the page has rendered and whether its WebSocket is open (the page's own counters)."""
+    value: dict[str, Any] = driver.execute_script("return window.__durak || null") or {}
+    return value
+
+
+def screenshot(driver: Any, name: str, width: int, height: int = 900) -> Path:
+    """The whole page at `width` CSS pixels (the viewport is stretched to the page's height through CDP)."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    time.sleep(0.3)
+    full = driver.execute_script("return Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "height": max(height, int(full))})
+    time.sleep(0.3)
+    path = SCREENSHOTS / f"{name}-{width}.png"
+    driver.save_screenshot(str(path))
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    return path
