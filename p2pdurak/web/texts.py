@@ -17,6 +17,7 @@ WEB_CONNECTING = N_("Connecting to the game…")
 WEB_KEYS = N_("Keys")
 WEB_PICK_ATTACK = N_("Now pick the table card to beat.")
 WEB_VERIFY = N_("p2pdurak verify says:")
+WEB_START = N_("Start the game with the players seated")
 
 _PAGE: dict[str, str | Contextual] = {
     "game_name": S.GAME_NAME,

@@ -134,12 +134,26 @@ function renderEnd(s) {
     </div></div>`;
 }
 
+function renderLobby(l) {
+  return `<div class="lobby">
+    ${l.qr ? `<div class="qr" aria-hidden="true">${l.qr}</div>` : ""}
+    <div class="lobby-text">
+      ${l.invite ? `<p class="invite"><code id="invite">${esc(l.link)}</code></p>` : ""}
+      ${l.short ? `<p><code id="short">${esc(l.short)}</code></p>` : ""}
+      ${l.table_code ? `<p class="code" id="table-code">${esc(l.table_code)}</p>` : ""}
+      <p id="waiting">${esc(l.waiting)}</p>
+      ${l.can_start ? `<button id="start" class="action primary" data-focus="start">${esc(l.start)}</button>` : ""}
+      ${l.lines.map((line) => `<p class="notice">${esc(line)}</p>`).join("")}
+    </div></div>`;
+}
+
 function render() {
   const s = state;
   const focusKey = document.activeElement?.dataset?.focus;
   const typed = document.getElementById("keys")?.value || "";
   const typing = document.activeElement?.id === "keys";
   root.classList.remove("offline");
+  root.classList.toggle("in-lobby", Boolean(s.lobby));
   document.documentElement.lang = s.lang;
   document.title = s.strings.game_name;
   const v = s.view;
@@ -165,7 +179,7 @@ function render() {
           <span id="discard-text">${esc(v.discard_text)}</span></p>
       </div>
       <div class="table" aria-label="${esc(s.strings.table)}"><h2>${esc(s.strings.table)}</h2>${renderTable(s, v)}</div>` :
-      `<p class="progress big">${esc(s.progress || s.strings.connecting)}</p>`}
+      (s.lobby ? renderLobby(s.lobby) : `<p class="progress big">${esc(s.progress || s.strings.connecting)}</p>`)}
     </section>
     <aside class="log" aria-label="${esc(s.strings.last_moves)}">
       <h2>${esc(s.strings.last_moves)}</h2>
@@ -223,6 +237,7 @@ root.addEventListener("click", (event) => {
     if (beat) act(beat);
   } else if (el.dataset.action) act(JSON.parse(el.dataset.action));
   else if (el.id === "next-game") send({ type: "next" });
+  else if (el.id === "start") send({ type: "start" });
   else if (el.id === "leave-end") send({ type: "quit" });
   else if (el.id === "leave" && (state.end || confirm(state.strings.leave_confirm))) send({ type: "quit", confirm: true });
 });

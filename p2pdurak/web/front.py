@@ -1,0 +1,110 @@
+"""The browser as a networked seat's front end (the shape of netgame's `FrontEnd`: `can_play`, `pump`, `read_line`,
+`lobby`, `play`): the lobby on the page until the game starts (the invite, its QR code, the seats, the table code;
+the host's Start button is the terminal's Enter), then the table (`WebTable`) until the game is over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from p2pdurak import i18n
+from p2pdurak import i18n_strings as S
+from p2pdurak.i18n import _
+from p2pdurak.ui import session as sess
+from p2pdurak.ui.session import Progress, SeatSession
+from p2pdurak.web import texts as W
+from p2pdurak.web.server import Inbound, WebServer
+from p2pdurak.web.table import MatchState, Verifier, WebTable
+
+
+def qr_svg(text: str) -> str:
+    """The invite as a QR code (SVG markup) for a friend's phone camera; empty if segno is not installed."""
+    try:
+        import segno
+    except ImportError:
+        return ""
+    out: str = segno.make(text, error="m").svg_inline(scale=4, omitsize=True, dark="#14331f", light="#fffdf6")
+    return out
+
+
+class WebFrontEnd:
+    """One person's seat on the page; `host`: the page offers Start (the lobby's Enter)."""
+
+    def __init__(self, server: WebServer, *, host: bool = False, verify: Verifier | None = None) -> None:
+        self.server = server
+        self.host = host
+        self.verify = verify
+        self.match = MatchState.new()
+        server.downloads = self.match.transcripts.get
+        self._send, self._receive = trio.open_memory_channel[str | None](16)
+        self.invite = ""
+        self.short = ""
+        self.table_code = ""
+        self.seated = (0, 0)
+        self.lines: list[Progress] = []
+        self.started = False
+        server.handler = self._lobby_message
+
+    # ------------------------------------------------------------------ FrontEnd
+
+    def can_play(self) -> bool:
+        return True
+
+    async def pump(self) -> None:
+        """The page's messages arrive through the server's handler; nothing to read here."""
+        await trio.sleep_forever()
+
+    async def read_line(self) -> str | None:
+        return await self._receive.receive()
+
+    def lobby(self, change: Progress) -> None:
+        if change.kind == sess.INVITE:
+            self.invite, _sep, self.short = change.text.partition("\n")
+        elif change.kind == sess.TABLE_CODE:
+            self.table_code = change.text
+        elif change.kind == sess.WAITING_FOR_PLAYERS:
+            self.seated = (change.done, change.total)
+        else:
+            self.lines = [*self.lines[-4:], change]
+        self.publish_lobby()
+
+    async def play(self, session: SeatSession) -> bool:
+        """The table until the game is over and the person left the page (or closed it); True if they quit."""
+        self.started = True
+        table = WebTable(session, self.server, self.match, verify=self.verify, offer_next_game=False)
+        ended, quit_game, _durak = await table.run()
+        return quit_game and not ended
+
+    # ------------------------------------------------------------------ the lobby page
+
+    async def _lobby_message(self, message: Inbound) -> None:
+        if message.kind == "lang":
+            lang = i18n.normalize_language(str(message.body.get("lang", "")))
+            if lang is not None:
+                i18n.install(lang)
+        elif message.kind == "start" and self.host and not self.started:
+            await self._send.send("")
+        self.publish_lobby()
+
+    def publish_lobby(self) -> None:
+        if not self.started:
+            self.server.publish(self.lobby_state())
+
+    def lobby_state(self) -> dict[str, Any]:
+        joined, total = self.seated
+        waiting = _(S.PHASE_WAITING_FOR_PLAYERS).format(joined=joined, total=total) if total else ""
+        return {
+            "type": "state", "lang": i18n.current_language(),
+            "languages": [[code, i18n.LANGUAGE_NAMES[code]] for code in i18n.SUPPORTED_LANGUAGES],
+            "strings": W.page_strings(), "token": self.server.token, "game": 1, "seat": 0,
+            "progress": waiting or _(W.WEB_CONNECTING), "log": [], "message": {"text": "", "error": False},
+            "notices": [], "view": None, "players": [], "actions": [], "status": "", "end": None,
+            "lobby": {
+                "invite": _(S.PHASE_INVITE).format(link=self.invite) if self.invite else "",
+                "link": self.invite, "short": self.short, "qr": qr_svg(self.invite) if self.invite else "",
+                "table_code": _(S.PHASE_TABLE_CODE).format(code=self.table_code) if self.table_code else "",
+                "waiting": waiting, "can_start": self.host and joined >= 2, "start": _(W.WEB_START),
+                "lines": [ln.text or ln.kind for ln in self.lines],
+            },
+        }
