@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from p2pdurak.net.api import Ending
+    from p2pdurak.net.client import Client
+    from p2pdurak.netgame.seat import SeatRunner
+    from p2pdurak.netgame.session import NetSession
 
 HELP = "join a game by its invite link (durak://HOST:PORT/GAME-ID#FINGERPRINT or HOST:PORT abcd-efgh-ijkl)"
 
@@ -32,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no direct links to the other seats (a firewall that blocks incoming connections); the "
                              "host could then hide your moves from them unseen")
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    from p2pdurak.web.launch import add_ui_argument
+
+    add_ui_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"joining {client.invite.host}:{client.invite.port} as {client.name}", flush=True)
     if runner.peer is not None and runner.peer.over:
         ending = Ending("bye", "game-over")  # resumed after the end: the file holds the whole game
+    elif session is not None and (web := _join_in_browser(args, client, runner, session)) is not None:
+        ending = web
     elif session is not None:
         from p2pdurak import i18n
         from p2pdurak.ui.terminal import ConsoleTerminal
@@ -112,3 +125,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"{line}; transcript: {path}")
     return 0 if report["valid"] or ending.kind == "abort" else 1
 
+
+
+def _join_in_browser(
+    args: argparse.Namespace, client: Client, runner: SeatRunner, session: NetSession
+) -> Ending | None:
+    """`--ui`: the seat on a web page (the default where a browser can open); None: play in the terminal."""
+    from p2pdurak import i18n
+    from p2pdurak.netgame.cli_support import run_trio
+    from p2pdurak.web.front import seat_in_browser
+    from p2pdurak.web.launch import resolve_ui
+
+    ui = resolve_ui(args.ui)
+    if ui == "terminal":
+        return None
+    i18n.install(args.lang)
+    main = functools.partial(seat_in_browser, client, runner, session, open_browser=ui == "browser",
+                             require_proofs=not args.no_shuffle_proofs)
+    ending: Ending | None = run_trio(main)
+    return ending
