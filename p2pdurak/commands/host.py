@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
+
+HostResult = tuple[bytes, str, dict[str, object], Path]
 
 HELP = "host a game: print an invite link, seat the players who join, and play"
 
@@ -22,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_seat_options(parser)
     add_lang_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    from p2pdurak.web.launch import add_ui_argument
+
+    add_ui_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,11 +42,37 @@ def run(args: argparse.Namespace) -> int:
 
     i18n.install(args.lang)
     terminal = ConsoleTerminal()  # the terminal is the front end (netgame picks none itself)
-    command = HostCommand(args, TerminalFrontEnd(terminal), bot_player)
-    with terminal.keyboard() if not args.bot else contextlib.nullcontext():
-        _, line, report, path = run_trio(command.main)
+    result = None if args.bot else _host_in_browser(args)
+    if result is None:
+        command = HostCommand(args, TerminalFrontEnd(terminal), bot_player)
+        with terminal.keyboard() if not args.bot else contextlib.nullcontext():
+            result = run_trio(command.main)
+    _, line, report, path = result
     if args.json:
         print(json.dumps({"transcript": str(path), "report": report}))
     else:
         print(f"{line}; transcript: {path}")
     return 0 if report["valid"] or report.get("how") == "abort" else 1
+
+
+def _host_in_browser(args: argparse.Namespace) -> HostResult | None:
+    """`--ui`: the host's seat and lobby on a web page (the default where a browser can open); None: the terminal."""
+    import functools
+
+    from p2pdurak.bots.players import bot_player
+    from p2pdurak.netgame.cli_support import run_trio
+    from p2pdurak.netgame.hosting import HostCommand
+    from p2pdurak.web.front import WebFrontEnd, host_in_browser
+    from p2pdurak.web.launch import resolve_ui
+
+    ui = resolve_ui(args.ui)
+    if ui == "terminal":
+        return None
+
+    async def main(front: WebFrontEnd) -> HostResult:
+        return await HostCommand(args, front, bot_player).main()
+
+    played, result = run_trio(functools.partial(host_in_browser, main, open_browser=ui == "browser",
+                                                require_proofs=not args.no_shuffle_proofs,
+                                                move_timeout=args.move_timeout))
+    return result if played else None

@@ -16,7 +16,7 @@ from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
 from p2pdurak.net.links import format_short
 from p2pdurak.netgame.cli_support import options_from_args, result_line, write_transcript
-from p2pdurak.netgame.frontend import FrontEnd, PlayerFactory
+from p2pdurak.netgame.frontend import INVITE, FrontEnd, PlayerFactory, Progress
 from p2pdurak.netgame.join import user_error
 from p2pdurak.netgame.seat import PrintingListener, SeatRunner
 from p2pdurak.netgame.session import NetSession, play_seat
@@ -164,7 +164,9 @@ class HostCommand:
         address = args.advertise or (args.bind if args.bind not in ("0.0.0.0", "::") else lan_address())
         invite = side.server.invite(address, side.port)
         print(f"invite link: {invite.link()}", flush=True)  # even when quiet: nobody can join without it
-        print(f"short form:  {format_short(address, side.port, invite.fingerprint)}", flush=True)
+        short = format_short(address, side.port, invite.fingerprint)
+        print(f"short form:  {short}", flush=True)
+        self.front.lobby(Progress(INVITE, text=f"{invite.link()}\n{short}"))  # a page shows it (and a QR code)
         self.say(f"waiting for {args.seats - 1} player(s); press Enter to start with those seated")
 
     async def _lobby_input(self, side: HostSide) -> None:

@@ -4,7 +4,8 @@ the host's Start button is the terminal's Enter), then the table (`WebTable`) un
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
@@ -37,7 +38,9 @@ def qr_svg(text: str) -> str:
 class WebFrontEnd:
     """One person's seat on the page; `host`: the page offers Start (the lobby's Enter)."""
 
-    def __init__(self, server: WebServer, *, host: bool = False, verify: Verifier | None = None) -> None:
+    def __init__(self, server: WebServer, *, host: bool = False, verify: Verifier | None = None,
+                 say: Callable[[str], None] = print) -> None:
+        self.say = say
         self.server = server
         self.host = host
         self.verify = verify
@@ -81,6 +84,10 @@ class WebFrontEnd:
         table = WebTable(session, self.server, self.match, verify=self.verify, offer_next_game=False)
         ended, quit_game, _durak = await table.run()
         return quit_game and not ended
+
+    async def play_seat(self, client: Client, runner: SeatRunner, session: NetSession) -> Ending:
+        """The whole seat on the page (the host command's SeatFront)."""
+        return await play_seat_web(client, runner, session, self)
 
     # ------------------------------------------------------------------ the lobby page
 
@@ -175,5 +182,29 @@ async def seat_in_browser(client: Client, runner: SeatRunner, session: NetSessio
             return None
         try:
             return await play_seat_web(client, runner, session, front)
+        finally:
+            server.close()
+
+
+T = TypeVar("T")
+
+
+async def host_in_browser(main: Callable[[WebFrontEnd], Awaitable[T]], *, open_browser: bool,
+                          require_proofs: bool = True) -> tuple[bool, T | None]:
+    """`p2pdurak host` for a person on the page: `main(front)` runs the host command with the page as its seat's
+    front end. (False, None) when no browser could be opened (then the caller plays in the terminal)."""
+    from p2pdurak.netgame.cli_support import result_line
+    from p2pdurak.web.launch import open_page
+
+    server = WebServer()
+    front = WebFrontEnd(server, host=True, verify=lambda data: result_line(data, require_proofs=require_proofs)[0])
+    async with trio.open_nursery() as nursery:
+        url = await nursery.start(server.serve)
+        print(f"the table is at {url}", flush=True)
+        if open_browser and not await open_page(url):
+            server.close()
+            return False, None
+        try:
+            return True, await main(front)
         finally:
             server.close()

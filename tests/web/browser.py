@@ -117,3 +117,37 @@ def screenshot(driver: Any, name: str, width: int, height: int = 900) -> Path:
     driver.save_screenshot(str(path))
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     return path
+
+
+def play_by_clicks(driver: Any, seconds: float = 90) -> None:
+    """Play honest moves by clicks until the page shows the end: beat, else play, else take, else pass."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    order = ("beat", "play", "take", "pass")
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        page: dict[str, Any] = state(driver).get("state") or {}
+        if page.get("end"):
+            return
+        honest = [a for a in page.get("actions", []) if not a["cheat"] and a["kind"] in order]
+        if not honest:
+            time.sleep(0.03)
+            continue
+        action = min(honest, key=lambda a: order.index(a["kind"]))
+        seen = int(state(driver)["states"])
+        try:
+            if action["kind"] in ("beat", "play"):
+                driver.find_element(By.CSS_SELECTOR, f'[data-hand="{action["card"]}"]').click()
+                for found in driver.find_elements(By.CSS_SELECTOR, f'.target[data-attack="{action.get("attack")}"]'):
+                    found.click()
+            else:
+                driver.find_element(By.CSS_SELECTOR, f'[data-focus="x{action["kind"]}"]').click()
+        except (StaleElementReferenceException, NoSuchElementException):
+            continue  # re-rendered under us: look again
+        _rendered_after(driver, seen, f"the answer to {action}")
+    raise AssertionError("the game did not end in time")
+
+
+def _rendered_after(driver: Any, seen: int, what: str) -> None:
+    wait_for(lambda: int(state(driver)["states"]) > seen, what=what)

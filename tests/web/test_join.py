@@ -7,23 +7,22 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from tests.web.browser import chromium, needs_chromium, state, wait_for
+from tests.web.browser import chromium, needs_chromium, play_by_clicks, state, wait_for
 
 pytestmark = needs_chromium
 
 
-def _spawn(tmp_path: Path, name: str, *args: str) -> subprocess.Popen[str]:
+def spawn(tmp_path: Path, name: str, *args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "LANGUAGE": "en", "PYTHONUNBUFFERED": "1"}
     env.pop("DISPLAY", None)
     return subprocess.Popen([sys.executable, "-m", "p2pdurak", *args, "--profile", str(tmp_path / name)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
 
 
-def _line(proc: subprocess.Popen[str], pattern: str) -> re.Match[str]:
+def line_of(proc: subprocess.Popen[str], pattern: str) -> re.Match[str]:
     assert proc.stdout is not None
     seen = []
     for line in proc.stdout:
@@ -40,40 +39,20 @@ def _page(driver: Any) -> dict[str, Any]:
 
 
 def test_join_in_the_browser(tmp_path: Path) -> None:
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
-    host = _spawn(tmp_path, "host", "host", "--seats", "2", "--bot", "easy", "--bind", "127.0.0.1", "--advertise",
+    host = spawn(tmp_path, "host", "host", "--seats", "2", "--bot", "easy", "--bind", "127.0.0.1", "--advertise",
                   "127.0.0.1", "--no-lobby-input", "--deck", "24", "--seed", "3", "--out", str(tmp_path / "h.dlog"))
     join = None
     try:
-        link = _line(host, r"invite link: (\S+)").group(1)
-        join = _spawn(tmp_path, "join", "join", link, "--ui", "web", "--name", "Vera", "--out",
+        link = line_of(host, r"invite link: (\S+)").group(1)
+        join = spawn(tmp_path, "join", "join", link, "--ui", "web", "--name", "Vera", "--out",
                       str(tmp_path / "j.dlog"))
-        url = _line(join, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
+        url = line_of(join, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
         with chromium() as driver:
             driver.get(url)
             wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
-            deadline = time.monotonic() + 90
-            while not _page(driver).get("end") and time.monotonic() < deadline:
-                s = _page(driver)
-                honest = [a for a in s["actions"] if not a["cheat"] and a["kind"] in ("beat", "play", "take", "pass")]
-                if not honest:
-                    time.sleep(0.03)
-                    continue
-                action = sorted(honest, key=lambda a: ("beat", "play", "take", "pass").index(a["kind"]))[0]
-                seen = state(driver)["states"]
-                try:
-                    if action["kind"] in ("beat", "play"):
-                        driver.find_element(By.CSS_SELECTOR, f'[data-hand="{action["card"]}"]').click()
-                        target = f'.target[data-attack="{action.get("attack")}"]'
-                        for found in driver.find_elements(By.CSS_SELECTOR, target):
-                            found.click()
-                    else:
-                        driver.find_element(By.CSS_SELECTOR, f'[data-focus="x{action["kind"]}"]').click()
-                except (StaleElementReferenceException, NoSuchElementException):
-                    continue
-                wait_for(lambda seen=seen: state(driver)["states"] > seen, what="an answer")  # type: ignore[misc]
+            play_by_clicks(driver)
             end = wait_for(lambda: _page(driver).get("end"), timeout=30, what="the end of the game")
             verify = wait_for(lambda: driver.find_element(By.ID, "verify-line").text, what="the verify line")
             assert "INVALID" not in verify and "durak" in verify, verify
@@ -84,6 +63,39 @@ def test_join_in_the_browser(tmp_path: Path) -> None:
         assert (tmp_path / "j.dlog").exists()
     finally:
         for proc in (join, host):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                proc.wait(10)
+
+
+def test_host_in_the_browser(tmp_path: Path) -> None:
+    """The host's lobby on the page (invite, QR code, seats), Start with two of three seats, then the game."""
+    from selenium.webdriver.common.by import By
+
+    host = spawn(tmp_path, "host", "host", "--seats", "3", "--ui", "web", "--bind", "127.0.0.1", "--advertise",
+                 "127.0.0.1", "--deck", "24", "--name", "Anya", "--out", str(tmp_path / "h.dlog"))
+    bot = None
+    try:
+        url = line_of(host, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
+        link = line_of(host, r"invite link: (\S+)").group(1)
+        with chromium() as driver:
+            driver.get(url)
+            wait_for(lambda: driver.find_element(By.ID, "invite").text == link, what="the invite on the page")
+            assert driver.find_elements(By.CSS_SELECTOR, ".qr svg")
+            assert not driver.find_elements(By.ID, "start")  # alone at the table: nothing to start
+            bot = spawn(tmp_path, "bot", "join", link, "--bot", "easy", "--quiet")
+            wait_for(lambda: driver.find_elements(By.ID, "start"), timeout=30, what="the Start button")
+            assert "2 of 3" in driver.find_element(By.ID, "waiting").text
+            driver.find_element(By.ID, "start").click()
+            wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
+            play_by_clicks(driver)
+            verify = wait_for(lambda: driver.find_element(By.ID, "verify-line").text, what="the verify line")
+            assert "INVALID" not in verify, verify
+            driver.find_element(By.ID, "leave-end").click()
+        host.wait(30)
+        assert host.returncode == 0
+    finally:
+        for proc in (bot, host):
             if proc is not None and proc.poll() is None:
                 proc.terminate()
                 proc.wait(10)
