@@ -141,6 +141,6 @@ def _join_in_browser(
         return None
     i18n.install(args.lang)
     main = functools.partial(seat_in_browser, client, runner, session, open_browser=ui == "browser",
-                             require_proofs=not args.no_shuffle_proofs)
+                             require_proofs=not args.no_shuffle_proofs, move_timeout=args.move_timeout)
     ending: Ending | None = run_trio(main)
     return ending

@@ -39,8 +39,9 @@ class WebFrontEnd:
     """One person's seat on the page; `host`: the page offers Start (the lobby's Enter)."""
 
     def __init__(self, server: WebServer, *, host: bool = False, verify: Verifier | None = None,
-                 say: Callable[[str], None] = print) -> None:
+                 say: Callable[[str], None] = print, move_timeout: float | None = None) -> None:
         self.say = say
+        self.move_timeout = move_timeout
         self.server = server
         self.host = host
         self.verify = verify
@@ -81,7 +82,8 @@ class WebFrontEnd:
     async def play(self, session: SeatSession) -> bool:
         """The table until the game is over and the person left the page (or closed it); True if they quit."""
         self.started = True
-        table = WebTable(session, self.server, self.match, verify=self.verify, offer_next_game=False)
+        table = WebTable(session, self.server, self.match, verify=self.verify, offer_next_game=False,
+                         move_timeout=self.move_timeout)
         ended, quit_game, _durak = await table.run()
         return quit_game and not ended
 
@@ -166,14 +168,15 @@ async def play_seat_web(client: Client, runner: SeatRunner, session: NetSession,
 
 
 async def seat_in_browser(client: Client, runner: SeatRunner, session: NetSession, *, open_browser: bool,
-                          require_proofs: bool = True) -> Ending | None:
+                          require_proofs: bool = True, move_timeout: float | None = None) -> Ending | None:
     """`p2pdurak join` for a person on the page (URL printed, browser opened unless `--ui web`); None when no
     browser could be opened (then the caller plays in the terminal)."""
     from p2pdurak.netgame.cli_support import result_line
     from p2pdurak.web.launch import open_page
 
     server = WebServer()
-    front = WebFrontEnd(server, verify=lambda data: result_line(data, require_proofs=require_proofs)[0])
+    front = WebFrontEnd(server, verify=lambda data: result_line(data, require_proofs=require_proofs)[0],
+                        move_timeout=move_timeout)
     async with trio.open_nursery() as nursery:
         url = await nursery.start(server.serve)
         print(f"the table is at {url}", flush=True)
@@ -190,14 +193,15 @@ T = TypeVar("T")
 
 
 async def host_in_browser(main: Callable[[WebFrontEnd], Awaitable[T]], *, open_browser: bool,
-                          require_proofs: bool = True) -> tuple[bool, T | None]:
+                          require_proofs: bool = True, move_timeout: float | None = None) -> tuple[bool, T | None]:
     """`p2pdurak host` for a person on the page: `main(front)` runs the host command with the page as its seat's
     front end. (False, None) when no browser could be opened (then the caller plays in the terminal)."""
     from p2pdurak.netgame.cli_support import result_line
     from p2pdurak.web.launch import open_page
 
     server = WebServer()
-    front = WebFrontEnd(server, host=True, verify=lambda data: result_line(data, require_proofs=require_proofs)[0])
+    front = WebFrontEnd(server, host=True, verify=lambda data: result_line(data, require_proofs=require_proofs)[0],
+                        move_timeout=move_timeout)
     async with trio.open_nursery() as nursery:
         url = await nursery.start(server.serve)
         print(f"the table is at {url}", flush=True)

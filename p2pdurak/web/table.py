@@ -101,8 +101,11 @@ class WebTable:
         verify: Verifier | None = None,
         offer_next_game: bool = True,
         auto_pass: bool = True,
+        move_timeout: float | None = None,
     ) -> None:
         self.session = session
+        self.move_timeout = move_timeout  # after this long without our move the others may name us silent
+        self._since = trio.current_time()  # the last entry: the clock the other seats run on us starts there
         self.server = server
         self.match = match
         self.game_number = game_number
@@ -160,6 +163,7 @@ class WebTable:
 
     def _apply(self, change: sess.Change) -> None:
         if isinstance(change, EntryApplied):
+            self._since = trio.current_time()
             self.net_progress = None
             self.changes.append(change)
             del self.changes[:-LOG_KEEP]
@@ -308,7 +312,10 @@ class WebTable:
             "actions": [],
             "status": "",
             "end": self._end_json(),
+            "timer": None,
         }
+        if self._offers and self.move_timeout is not None and self.closed is None:
+            state["timer"] = max(0, round(self.move_timeout - (trio.current_time() - self._since)))
         if view is not None:
             state["view"] = self._view_json(view)
             state["actions"] = [a for o in self._offers if (a := action_json(o.action, view, o.keys, o.cheat))]

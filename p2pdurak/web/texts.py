@@ -18,6 +18,8 @@ WEB_KEYS = N_("Keys")
 WEB_PICK_ATTACK = N_("Now pick the table card to beat.")
 WEB_VERIFY = N_("p2pdurak verify says:")
 WEB_START = N_("Start the game with the players seated")
+# Translators: the page counts {seconds} down while the game waits for your move
+WEB_TIME_LEFT = N_("Time left: {seconds} s")
 
 _PAGE: dict[str, str | Contextual] = {
     "game_name": S.GAME_NAME,
@@ -39,6 +41,7 @@ _PAGE: dict[str, str | Contextual] = {
     "keys": WEB_KEYS,
     "pick_attack": WEB_PICK_ATTACK,
     "verify": WEB_VERIFY,
+    "time_left": WEB_TIME_LEFT,
     "help_play": S.HELP_PLAY,
     "help_beat": S.HELP_BEAT,
     "help_take": S.HELP_TAKE,

@@ -106,4 +106,4 @@ class PtyProcess:
 
 
 def play_argv(*args: str) -> list[str]:
-    return [sys.executable, "-m", "p2pdurak", "play", *args]
+    return [sys.executable, "-m", "p2pdurak", "play", "--ui", "terminal", *args]

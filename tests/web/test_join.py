@@ -46,12 +46,15 @@ def test_join_in_the_browser(tmp_path: Path) -> None:
     join = None
     try:
         link = line_of(host, r"invite link: (\S+)").group(1)
-        join = spawn(tmp_path, "join", "join", link, "--ui", "web", "--name", "Vera", "--out",
-                      str(tmp_path / "j.dlog"))
+        join = spawn(tmp_path, "join", "join", link, "--ui", "web", "--name", "Vera", "--move-timeout", "300",
+                     "--out", str(tmp_path / "j.dlog"))
         url = line_of(join, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
         with chromium() as driver:
             driver.get(url)
             wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
+            timer = wait_for(lambda: _page(driver)["actions"] and driver.find_elements(By.ID, "timer"), timeout=30,
+                             what="the time left for our move")
+            assert 250 <= int(timer[0].get_attribute("data-left")) <= 300
             play_by_clicks(driver)
             end = wait_for(lambda: _page(driver).get("end"), timeout=30, what="the end of the game")
             verify = wait_for(lambda: driver.find_element(By.ID, "verify-line").text, what="the verify line")

@@ -190,6 +190,7 @@ function render() {
   <section class="mine${me && me.acting ? " acting" : ""}">
     <p class="status" id="status" aria-live="polite">${esc(s.progress || s.status)}
       ${selected !== null ? `<strong>${esc(s.strings.pick_attack)}</strong>` : ""}</p>
+    ${s.timer !== null && s.timer !== undefined ? `<p class="timer" id="timer" data-left="${s.timer}">${esc(s.strings.time_left.replace("{seconds}", s.timer))}</p>` : ""}
     <p class="message${s.message.error ? " error" : ""}" id="message" role="status">${esc(s.message.text)}</p>
     <div class="actions" id="actions">${renderActions(s)}</div>
     <h2 class="hand-title">${esc(s.strings.hand)}${v && v.my_roles.length ? ` <span>${esc(v.my_roles.join(" · "))}</span>` : ""}</h2>
@@ -277,5 +278,17 @@ document.addEventListener("keydown", (event) => {
   if (document.activeElement?.tagName === "SELECT") return;
   if (event.key.length === 1 && /[0-9a-zа-я?]/i.test(event.key) && !state?.end) input.focus();
 });
+
+// The time left for our move counts down between states (the process sends the seconds left with each state).
+let timerStarted = performance.now();
+let timerBase = null;
+setInterval(() => {
+  const el = document.getElementById("timer");
+  if (!el || !state) return;
+  if (timerBase !== el.dataset.left) { timerBase = el.dataset.left; timerStarted = performance.now(); }
+  const left = Math.max(0, Number(el.dataset.left) - Math.floor((performance.now() - timerStarted) / 1000));
+  el.textContent = state.strings.time_left.replace("{seconds}", left);
+  el.classList.toggle("low", left <= 15);
+}, 1000);
 
 connect();
