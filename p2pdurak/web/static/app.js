@@ -11,6 +11,8 @@ let selected = null; // a hand card chosen to beat with (then a table card is cl
 let retry = 250;
 let seen = new Set(); // cards already on screen (new ones are animated)
 let pending = null; // {card, t0}: a click waiting for its card to show on the table
+let holding = false; // the pointer is down or a card is being dragged: a redraw now would swallow the click
+let held = false; // a state arrived meanwhile
 window.__durak = { latencies: [], states: 0, connected: false };
 
 function esc(text) {
@@ -26,7 +28,8 @@ function connect() {
       state = message;
       window.__durak.states += 1;
       window.__durak.state = message; // for tests and for the curious: exactly what the process sent
-      render();
+      if (holding) held = true; // a button is half pressed or a card dragged: redraw when it is let go
+      else render();
     }
   };
   ws.onclose = () => {
@@ -290,5 +293,18 @@ setInterval(() => {
   el.textContent = state.strings.time_left.replace("{seconds}", left);
   el.classList.toggle("low", left <= 15);
 }, 1000);
+
+let pressed = false;
+let dragging = false;
+function settle() {
+  setTimeout(() => { // after the click event of this press
+    holding = pressed || dragging;
+    if (!holding && held) { held = false; render(); }
+  }, 0);
+}
+root.addEventListener("pointerdown", () => { pressed = true; holding = true; });
+root.addEventListener("dragstart", () => { dragging = true; holding = true; });
+for (const name of ["pointerup", "pointercancel"]) document.addEventListener(name, () => { pressed = false; settle(); });
+document.addEventListener("dragend", () => { dragging = false; settle(); });
 
 connect();
