@@ -13,8 +13,8 @@ from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
 from p2pdurak.i18n import _
 from p2pdurak.net.api import Ending
-from p2pdurak.ui import session as sess
-from p2pdurak.ui.session import Progress, SeatSession
+from p2pdurak.netgame import frontend as sess
+from p2pdurak.netgame.frontend import Progress, SeatSession
 from p2pdurak.web import texts as W
 from p2pdurak.web.server import Inbound, WebServer
 from p2pdurak.web.table import MatchState, Verifier, WebTable
@@ -87,10 +87,6 @@ class WebFrontEnd:
         ended, quit_game, _durak = await table.run()
         return quit_game and not ended
 
-    async def play_seat(self, client: Client, runner: SeatRunner, session: NetSession) -> Ending:
-        """The whole seat on the page (the host command's SeatFront)."""
-        return await play_seat_web(client, runner, session, self)
-
     # ------------------------------------------------------------------ the lobby page
 
     async def _lobby_message(self, message: Inbound) -> None:
@@ -125,53 +121,12 @@ class WebFrontEnd:
         }
 
 
-async def play_seat_web(client: Client, runner: SeatRunner, session: NetSession, front: WebFrontEnd) -> Ending:
-    """A networked seat on the page: its connection, the lobby until the game starts, then the table; a person
-    who leaves mid-game signs their own forfeit first (netgame.session.leave_game), as in the terminal."""
-    from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
-    from p2pdurak.netgame.join import user_error
-    from p2pdurak.netgame.session import leave_game
-
-    endings: list[Ending] = []
-    failures: list[Exception] = []
-    done = trio.Event()
-
-    async def connection() -> None:
-        try:
-            endings.append(await client.run())
-        except (JoinRefused, NetFault, ConnectionClosed) as exc:
-            failures.append(exc)
-        finally:
-            ending = endings[0] if endings else Ending("bye", "connection-lost")
-            session.closed(ending.reason, "the game is over" if ending.reason == "game-over" else ending.reason)
-            done.set()
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(connection)
-        front.publish_lobby()
-        while runner.peer is None and not done.is_set():
-            with trio.move_on_after(0.2):
-                kept: list[sess.Change] = []
-                for change in await session.changes():
-                    if isinstance(change, Progress):
-                        front.lobby(change)
-                    else:
-                        kept.append(change)
-                session.requeue(kept)
-        if runner.peer is not None and await front.play(session) and not done.is_set():
-            await leave_game(runner, done)
-            client.leave()
-        await done.wait()
-    if failures:
-        raise user_error(failures[0]) from failures[0]
-    return endings[0] if endings else Ending("bye", "connection-lost")
-
-
 async def seat_in_browser(client: Client, runner: SeatRunner, session: NetSession, *, open_browser: bool,
                           require_proofs: bool = True, move_timeout: float | None = None) -> Ending | None:
     """`p2pdurak join` for a person on the page (URL printed, browser opened unless `--ui web`); None when no
     browser could be opened (then the caller plays in the terminal)."""
     from p2pdurak.netgame.cli_support import result_line
+    from p2pdurak.netgame.session import play_seat
     from p2pdurak.web.launch import open_page
 
     server = WebServer()
@@ -184,7 +139,7 @@ async def seat_in_browser(client: Client, runner: SeatRunner, session: NetSessio
             server.close()
             return None
         try:
-            return await play_seat_web(client, runner, session, front)
+            return await play_seat(client, runner, session, front)
         finally:
             server.close()
 

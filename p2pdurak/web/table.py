@@ -22,14 +22,14 @@ from p2pdurak.cards import rank_of, suit_of
 from p2pdurak.errors import DurakError
 from p2pdurak.i18n import _, format_plural
 from p2pdurak.i18n_strings import card_text, suit_name
+from p2pdurak.netgame import frontend as sess
+from p2pdurak.netgame.frontend import Closed, EntryApplied, Progress, SeatSession
 from p2pdurak.peer import Faulted, GameEnded, Refused
 from p2pdurak.peer import game as peer_game
 from p2pdurak.rules import Action, Beat, Challenge, Pass, Play, ShowTrump, State, Take, Transfer
 from p2pdurak.rules.state import PLAYING
-from p2pdurak.ui import session as sess
 from p2pdurak.ui.keys import Offer, hand_order, offers, parse
 from p2pdurak.ui.screen import acting_seats, roles
-from p2pdurak.ui.session import Closed, EntryApplied, Progress, SeatSession
 from p2pdurak.ui.texts import (
     Names,
     entry_lines,

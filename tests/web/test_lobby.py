@@ -8,7 +8,7 @@ import json
 import trio
 from trio_websocket import open_websocket_url
 
-from p2pdurak.ui.session import INVITE, TABLE_CODE, WAITING_FOR_PLAYERS, Progress
+from p2pdurak.netgame.frontend import INVITE, TABLE_CODE, WAITING_FOR_PLAYERS, Progress
 from p2pdurak.web.front import WebFrontEnd, qr_svg
 from p2pdurak.web.server import WebServer
 from tests.web.browser import chromium, needs_chromium, screenshot, wait_for
