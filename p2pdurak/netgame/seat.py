@@ -15,7 +15,6 @@ from p2pdurak.crypto.identity import Identity
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, LocalError, PeerFault, RuleError
 from p2pdurak.log import (
-    SignedMove,
     VerifiedGenesis,
     authenticate_move,
     check_genesis_data,
@@ -368,9 +367,12 @@ class SeatRunner:
         before = peer.rules
         length = peer.chain.length
         events = peer.receive(entry)
+        named: int | None = None  # the seat a silent-seat abort of this entry names
         if peer.chain.length > length:
             body = game.parse_body(peer.chain.entries[-1].move)
-            if not (isinstance(body, AbortBody) and body.reason == SILENT_SEAT):
+            if isinstance(body, AbortBody) and body.reason == SILENT_SEAT:
+                named = body.accused
+            else:
                 self._quiet_since = self._now  # the game went on: every silence clock restarts (R-GAME-8)
         self._host_waited_since = None  # any entry restarts the host's clock (R-GAME-21)
         if self._doubted is not None:
@@ -382,22 +384,19 @@ class SeatRunner:
             self.witness.on_logged(logged.author, logged.counter)
             if peer.over:
                 self.witness.clear()
-            elif logged.author == peer.genesis.host:
-                self._check_named(peer, logged)
+            elif logged.author == peer.genesis.host and named is not None:
+                self._check_named(peer, named)
         self.listener.entry_applied(len(self.entries) - 1, events, before, peer.rules)
         if act:
             self.step()
         return events
 
-    def _check_named(self, peer: Peer, logged: SignedMove) -> None:
+    def _check_named(self, peer: Peer, accused: int) -> None:
         """A silent-seat abort by the host (a claim, or its signature of one) naming a seat whose move the host has
         had for a while: the host hid that move (R-GAME-17)."""
-        body = game.parse_body(logged)
-        host = peer.genesis.host
-        if (self.witness is None or not isinstance(body, AbortBody) or body.reason != SILENT_SEAT
-                or body.accused is None or body.accused == host or not self._watching()):
+        if self.witness is None or accused == peer.genesis.host or not self._watching():
             return
-        overdue = self.witness.named_silent(body.accused, self._now, HANDED_GRACE)
+        overdue = self.witness.named_silent(accused, self._now, HANDED_GRACE)
         if overdue is not None:
             self.accuse(overdue)
 
