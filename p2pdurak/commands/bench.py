@@ -8,7 +8,7 @@ import json
 
 from p2pdurak.errors import LocalError
 
-HELP = "measure performance (topics: rules, setup, protocol, net; none = all)"
+HELP = "measure performance (topics: rules, setup, protocol, shuffle, net, bots, wan; none = all)"
 
 # topic -> module with run() -> dict[str, float | int]
 TOPICS: dict[str, str] = {
@@ -18,12 +18,34 @@ TOPICS: dict[str, str] = {
     "shuffle": "p2pdurak.bench.shuffle",
     "net": "p2pdurak.bench.net",
     "bots": "p2pdurak.bench.bots",
+    "wan": "p2pdurak.bench.wan",
 }
+WAN_RUNS = 3  # games per table size of `bench wan` alone; one each when every topic runs
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of at least 1, not {text!r}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("topic", nargs="?", choices=sorted(TOPICS), help="one topic (default: all)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--delay-ms", type=_positive, default=50, help="wan: one-way delay of every link (ms)")
+    parser.add_argument("--runs", type=_positive, default=None,
+                        help=f"wan: games per table size (default {WAN_RUNS} for wan alone, 1 with every topic)")
+
+
+def _options(topic: str, args: argparse.Namespace) -> dict[str, int]:
+    if topic != "wan":
+        return {}
+    runs = args.runs if args.runs is not None else (WAN_RUNS if args.topic == "wan" else 1)
+    return {"delay_ms": args.delay_ms, "runs": runs}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             module = importlib.import_module(TOPICS[topic])
         except ModuleNotFoundError as exc:
             raise LocalError("bench-missing", f"topic {topic} is not built yet") from exc
-        found: dict[str, float | int] = module.run()
+        found: dict[str, float | int] = module.run(**_options(topic, args))
         if not args.json:
             for key, value in found.items():
                 print(f"{key:32} {value}")

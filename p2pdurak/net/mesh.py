@@ -11,7 +11,7 @@ link is dialled again (SPEC.md 9.11).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -116,6 +116,8 @@ class Mesh:
         self._slots = HelloSlots(self.config.max_unauthenticated, self.config.max_unauthenticated_per_address)
         self.listening = trio.Event()
         self.direct_from: dict[int, int] = {}  # moves received over the mesh, per sending seat (tests, conformance)
+        # how a link to another seat's listener is opened (a benchmark routes it through a delaying proxy)
+        self.dial: Callable[[str, int], Awaitable[trio.SocketStream]] = trio.open_tcp_stream
 
     # ----------------------------------------------------------------- controls
 
@@ -201,7 +203,7 @@ class Mesh:
             raw: trio.SocketStream | None = None
             with trio.move_on_after(self.config.connect_timeout):
                 try:
-                    raw = await trio.open_tcp_stream(endpoint.ip, endpoint.port)
+                    raw = await self.dial(endpoint.ip, endpoint.port)
                 except OSError:
                     raw = None
             if raw is not None:

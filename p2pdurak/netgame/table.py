@@ -7,8 +7,9 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Protocol
 
 import trio
 
@@ -191,8 +192,18 @@ def outcome_of(side: HostSide, started: float, endings: list[Ending], clock: Gam
     )
 
 
-async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
-    """A complete bot game: every seat its own keys, peer, file and TCP connection to the host on 127.0.0.1."""
+class Detour(Protocol):
+    """Another way for the joined seats' links (a benchmark's delaying proxies on 127.0.0.1): `proxy_to` gives the
+    local port that leads to an address, `dial` opens a mesh link."""
+
+    async def proxy_to(self, host: str, port: int) -> int: ...
+
+    async def dial(self, host: str, port: int) -> trio.SocketStream: ...
+
+
+async def play_in_process(spec: TableSpec, profile: Path, *, detour: Detour | None = None) -> TableOutcome:
+    """A complete bot game: every seat its own keys, peer, file and TCP connection to the host on 127.0.0.1 (the
+    joined seats' links, to the host and between them, through `detour` if one is given)."""
     started = time.perf_counter()
     players = spec.options.players
     id_rng = spec.rng(99, 7)
@@ -200,6 +211,8 @@ async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
     game_id = id_rng(16)
     side = await open_host(identities[0], NAMES[0], game_id, spec, profile / "seat-0", seats=players)
     invite = side.server.invite("127.0.0.1", side.port)
+    if detour is not None:
+        invite = replace(invite, port=await detour.proxy_to("127.0.0.1", side.port))
     runners = [side.runner]
     clients = [side.client]
     for s in range(1, players):
@@ -209,6 +222,8 @@ async def play_in_process(spec: TableSpec, profile: Path) -> TableOutcome:
             move_timeout=spec.move_timeout,
         )
         client = Client(identities[s], NAMES[s], invite, runner, config=spec.config)
+        if detour is not None and client.mesh is not None:
+            client.mesh.dial = detour.dial
         runner.client = client
         runners.append(runner)
         clients.append(client)
