@@ -260,6 +260,16 @@ LABEL_NO_MOVES = N_("Nothing to do now.")
 QUIT_CONFIRM = N_("Leave the game? Type y to leave, anything else to stay.")
 QUIT_LEFT = N_("You left the game.")
 
+# ------------------------------------------------------------------------------------------ joining a table
+
+# Translators: `p2pdurak join` with no link asks for one at this prompt
+JOIN_PROMPT = N_("Invite link (durak://… or HOST:PORT and the key code): ")
+JOIN_NOT_A_LINK = N_("That is not an invite link.")
+JOIN_LINK_FORMS = N_(
+    "An invite link looks like durak://HOST:PORT/GAME-ID#KEY, or HOST:PORT followed by the 12-letter key code "
+    "(abcd-efgh-ijkl)."
+)
+
 # ---------------------------------------------------------------------------------------- transcripts, verify
 
 TRANSCRIPT_SAVED = N_("Transcript saved to {path}")

@@ -1,10 +1,12 @@
-"""`p2pdurak join LINK`: take a seat at a hosted game (or `--resume` the one this profile was playing)."""
+"""`p2pdurak join [LINK]`: take a seat at a hosted game (or `--resume` the one this profile was playing); with no
+link, the page (or the terminal's prompt) asks for one."""
 
 from __future__ import annotations
 
 import argparse
 import functools
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -13,14 +15,16 @@ if TYPE_CHECKING:
     from p2pdurak.netgame.seat import SeatRunner
     from p2pdurak.netgame.session import NetSession
 
-HELP = "join a game by its invite link (durak://HOST:PORT/GAME-ID#FINGERPRINT or HOST:PORT abcd-efgh-ijkl)"
+HELP = ("join a game by its invite link (durak://HOST:PORT/GAME-ID#FINGERPRINT or HOST:PORT abcd-efgh-ijkl); "
+        "without one, the page or a prompt asks for it")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from p2pdurak.i18n import add_lang_argument
     from p2pdurak.netgame.cli_support import add_seat_options
 
-    parser.add_argument("link", nargs="*", help="the invite link, or the short form HOST:PORT CODE")
+    parser.add_argument("link", nargs="*",
+                        help="the invite link, or the short form HOST:PORT CODE (asked for when left out)")
     add_seat_options(parser)
     add_lang_argument(parser)
     parser.add_argument("--no-shuffle-proofs", action="store_true",
@@ -65,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         raise LocalError("bad-timeout", "--censor-timeout must be above 0 seconds")
     if args.host_timeout is not None and not args.host_timeout > 0:
         raise LocalError("bad-timeout", "--host-timeout must be above 0 seconds")
-    if link is None and not args.resume:
+    if link is None and not args.resume and args.bot:
         raise LocalError("bad-invite", "give the invite link (or --resume)")
     profile = profile_dir(args.profile)
     identity = load_or_create_identity(profile / "identity.key")
@@ -82,23 +86,37 @@ def run(args: argparse.Namespace) -> int:
     session = NetSession(runner) if player is None else None
     observer = session.observe if session is not None else ignore_event if args.quiet else print_event
     config = NetConfig(give_up_after=args.give_up)
-    client = prepare_join(identity, name, link, profile, runner, resume=args.resume, observer=observer, config=config,
-                          mesh=not args.no_mesh)
-    if not args.quiet:
-        print(f"joining {client.invite.host}:{client.invite.port} as {client.name}", flush=True)
-    if runner.peer is not None and runner.peer.over:
-        ending = Ending("bye", "game-over")  # resumed after the end: the file holds the whole game
-    elif session is not None and (web := _join_in_browser(args, client, runner, session)) is not None:
+
+    def connect(link: str | None) -> Client:
+        client = prepare_join(identity, name, link, profile, runner, resume=args.resume, observer=observer,
+                              config=config, mesh=not args.no_mesh)
+        if not args.quiet:
+            print(f"joining {client.invite.host}:{client.invite.port} as {client.name}", flush=True)
+        return client
+
+    from p2pdurak import i18n
+    from p2pdurak.web.launch import resolve_ui
+
+    if session is not None:
+        i18n.install(args.lang)
+    ui = resolve_ui(args.ui) if session is not None else "terminal"
+    client = connect(link) if link is not None or args.resume else None
+    web: Ending | None = None
+    if client is not None and runner.peer is not None and runner.peer.over:
+        web = Ending("bye", "game-over")  # resumed after the end: the file holds the whole game
+    elif session is not None and ui != "terminal":
+        web = _join_in_browser(args, ui, client if client is not None else connect, runner, session)
+    if web is not None:
         ending = web
     elif session is not None:
-        from p2pdurak import i18n
         from p2pdurak.ui.terminal import ConsoleTerminal
 
-        i18n.install(args.lang)
+        if client is None:
+            client = connect(ask_link_at_prompt())
         terminal = ConsoleTerminal()
         front = TerminalFrontEnd(terminal)  # the terminal is the front end (netgame picks none itself)
 
-        async def play() -> Ending:
+        async def play(client: Client) -> Ending:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(front.pump)
                 assert session is not None
@@ -107,8 +125,9 @@ def run(args: argparse.Namespace) -> int:
             return ending
 
         with terminal.keyboard():
-            ending = run_trio(play)
+            ending = run_trio(play, client)
     else:
+        assert client is not None  # a bot is given its link (checked above)
         ending = run_trio(run_seat, client, runner).ending
     if runner.genesis_bytes is None:
         raise LocalError(ending.reason, f"the game ended before it started ({ending.reason})")
@@ -127,20 +146,38 @@ def run(args: argparse.Namespace) -> int:
 
 
 
-def _join_in_browser(
-    args: argparse.Namespace, client: Client, runner: SeatRunner, session: NetSession
-) -> Ending | None:
-    """`--ui`: the seat on a web page (the default where a browser can open); None: play in the terminal."""
-    from p2pdurak import i18n
+def ask_link_at_prompt(read: Callable[[str], str] = input, say: Callable[[str], None] = print) -> str:
+    """`join` with no link in the terminal: ask until a link parses (its error shown each time)."""
+    from p2pdurak import i18n_strings as S
+    from p2pdurak.errors import LocalError
+    from p2pdurak.i18n import _
+    from p2pdurak.net.links import InviteError, parse_invite
+
+    while True:
+        try:
+            text = read(_(S.JOIN_PROMPT)).strip()
+        except EOFError:
+            say("")
+            raise LocalError("bad-invite", "no invite link given") from None
+        if not text:
+            say(_(S.JOIN_LINK_FORMS))
+            continue
+        try:
+            parse_invite(text)
+        except InviteError as exc:
+            say(f"{_(S.JOIN_NOT_A_LINK)} {exc.message}")
+            continue
+        return text
+
+
+def _join_in_browser(args: argparse.Namespace, ui: str, join: Client | Callable[[str], Client], runner: SeatRunner,
+                     session: NetSession) -> Ending | None:
+    """The seat on a web page (`ui`: 'browser' opens it, 'web' only prints its URL); None: no browser could be
+    opened, play in the terminal. `join` is the Client, or (no link given) what makes one from the page's link."""
     from p2pdurak.netgame.cli_support import run_trio
     from p2pdurak.web.front import seat_in_browser
-    from p2pdurak.web.launch import resolve_ui
 
-    ui = resolve_ui(args.ui)
-    if ui == "terminal":
-        return None
-    i18n.install(args.lang)
-    main = functools.partial(seat_in_browser, client, runner, session, open_browser=ui == "browser",
+    main = functools.partial(seat_in_browser, join, runner, session, open_browser=ui == "browser",
                              require_proofs=not args.no_shuffle_proofs, move_timeout=args.move_timeout)
     ending: Ending | None = run_trio(main)
     return ending

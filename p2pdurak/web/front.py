@@ -1,21 +1,25 @@
 """The browser as a networked seat's front end (the shape of netgame's `FrontEnd`: `can_play`, `pump`, `read_line`,
 `lobby`, `play`): the lobby on the page until the game starts (the invite, its QR code, the seats, the table code;
-the host's Start button is the terminal's Enter), then the table (`WebTable`) until the game is over."""
+the host's Start button is the terminal's Enter), then the table (`WebTable`) until the game is over. Before all
+that, `join` with no link asks for one on the page (`ask_link`), above it the tables found nearby (`show_nearby`)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
 from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
+from p2pdurak.errors import LocalError
 from p2pdurak.i18n import _
 from p2pdurak.net.api import Ending
 from p2pdurak.netgame import frontend as sess
 from p2pdurak.netgame.frontend import Progress, SeatSession
 from p2pdurak.web import texts as W
+from p2pdurak.web.nearby import NearbyFinder, NearbyTable, nearby_json
 from p2pdurak.web.server import Inbound, WebServer
 from p2pdurak.web.table import MatchState, Verifier, WebTable
 
@@ -23,6 +27,8 @@ if TYPE_CHECKING:
     from p2pdurak.net.client import Client
     from p2pdurak.netgame.seat import SeatRunner
     from p2pdurak.netgame.session import NetSession
+
+T = TypeVar("T")
 
 
 def qr_svg(text: str) -> str:
@@ -54,6 +60,10 @@ class WebFrontEnd:
         self.seated = (0, 0)
         self.lines: list[Progress] = []
         self.started = False
+        self.picking = False  # the page asks for an invite link (join with no link)
+        self.pick_error: tuple[str, str] = ("", "")  # what was wrong with the last link: (sentence, detail)
+        self.nearby: tuple[NearbyTable, ...] | None = None  # None: nobody looks for tables nearby
+        self._links, self._links_in = trio.open_memory_channel[str | None](16)
         server.handler = self._lobby_message
 
     # ------------------------------------------------------------------ FrontEnd
@@ -87,6 +97,39 @@ class WebFrontEnd:
         ended, quit_game, _durak = await table.run()
         return quit_game and not ended
 
+    # ------------------------------------------------------------------ the join page
+
+    def show_nearby(self, tables: Sequence[NearbyTable]) -> None:
+        """The tables found nearby, listed above the link box (the whole list each time; empty: none found)."""
+        self.nearby = tuple(tables)
+        self.publish_lobby()
+
+    async def ask_link(self, accept: Callable[[str], T], finder: NearbyFinder | None = None) -> T:
+        """The join page until `accept` takes a pasted (or picked) link; what it refuses (a LocalError, such as
+        parse_invite's) is shown in place and the page asks again. `finder` runs meanwhile, feeding `show_nearby`."""
+        self.picking = True
+        self.publish_lobby()
+        accepted: list[T] = []
+        async with trio.open_nursery() as nursery:
+            if finder is not None:
+                self.show_nearby(())
+                nursery.start_soon(finder, self.show_nearby)
+            while (text := await self._links_in.receive()) is not None:
+                try:
+                    accepted.append(accept(text.strip()))
+                except LocalError as exc:
+                    self.pick_error = (_(S.JOIN_NOT_A_LINK), exc.message or exc.reason)
+                    self.publish_lobby()
+                    continue
+                break
+            nursery.cancel_scope.cancel()
+        self.picking = False
+        self.nearby = None
+        self.publish_lobby()
+        if not accepted:
+            raise LocalError("no-invite", "left the join page without joining a table")
+        return accepted[0]
+
     # ------------------------------------------------------------------ the lobby page
 
     async def _lobby_message(self, message: Inbound) -> None:
@@ -96,6 +139,13 @@ class WebFrontEnd:
                 i18n.install(lang)
         elif message.kind == "start" and self.host and not self.started:
             await self._send.send("")
+        elif message.kind == "link" and self.picking:
+            with contextlib.suppress(trio.WouldBlock):  # a page that floods us loses its extra links
+                self._links.send_nowait(str(message.body.get("text", "")))
+            return  # ask_link publishes its answer
+        elif message.kind == "quit" and self.picking:
+            self._links.send_nowait(None)  # Leave on the join page: the command ends
+            return
         self.publish_lobby()
 
     def publish_lobby(self) -> None:
@@ -118,12 +168,20 @@ class WebFrontEnd:
                 "waiting": waiting, "can_start": self.host and joined >= 2, "start": _(W.WEB_START),
                 "lines": [ln.text or ln.kind for ln in self.lines],
             },
+            "pick": self._pick_state() if self.picking else None,
         }
 
+    def _pick_state(self) -> dict[str, Any]:
+        error, detail = self.pick_error
+        return {"error": error, "detail": detail,
+                "nearby": None if self.nearby is None else nearby_json(self.nearby)}
 
-async def seat_in_browser(client: Client, runner: SeatRunner, session: NetSession, *, open_browser: bool,
-                          require_proofs: bool = True, move_timeout: float | None = None) -> Ending | None:
-    """`p2pdurak join` for a person on the page (URL printed, browser opened unless `--ui web`); None when no
+
+async def seat_in_browser(join: Client | Callable[[str], Client], runner: SeatRunner, session: NetSession, *,
+                          open_browser: bool, nearby: NearbyFinder | None = None, require_proofs: bool = True,
+                          move_timeout: float | None = None) -> Ending | None:
+    """`p2pdurak join` for a person on the page (URL printed, browser opened unless `--ui web`). `join` is the seat's
+    Client, or (no link given) what makes one from the link the person pastes or picks on the page. None when no
     browser could be opened (then the caller plays in the terminal)."""
     from p2pdurak.netgame.cli_support import result_line
     from p2pdurak.netgame.session import play_seat
@@ -139,12 +197,10 @@ async def seat_in_browser(client: Client, runner: SeatRunner, session: NetSessio
             server.close()
             return None
         try:
+            client = join if not callable(join) else await front.ask_link(join, nearby)
             return await play_seat(client, runner, session, front)
         finally:
             server.close()
-
-
-T = TypeVar("T")
 
 
 async def host_in_browser(main: Callable[[WebFrontEnd], Awaitable[T]], *, open_browser: bool,

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 HOST = "127.0.0.1"
 STATIC = {"app.js": "text/javascript", "cards.js": "text/javascript", "style.css": "text/css"}
-MESSAGE_KINDS = frozenset({"act", "line", "lang", "next", "quit", "start"})
+MESSAGE_KINDS = frozenset({"act", "line", "lang", "link", "next", "quit", "start"})
 MAX_MESSAGE = 4096  # bytes: every message of the page is tiny
 POLICY_VIOLATION = 1008  # WebSocket close code
 

@@ -20,6 +20,16 @@ WEB_VERIFY = N_("p2pdurak verify says:")
 WEB_START = N_("Start the game with the players seated")
 # Translators: the page counts {seconds} down while the game waits for your move
 WEB_TIME_LEFT = N_("Time left: {seconds} s")
+WEB_JOIN_TITLE = N_("Join a table")
+WEB_JOIN_PASTE = N_("Paste the invite link you were sent:")
+# Translators: the button that joins the table of the pasted link (or of one table in the list of tables nearby)
+WEB_JOIN_BUTTON = N_("Join")
+WEB_NEARBY_TITLE = N_("Tables nearby")
+WEB_NEARBY_NONE = N_("No table found nearby yet.")
+# Translators: in the list of tables nearby: how full a table is
+WEB_NEARBY_SEATS = N_("{joined} of {total} seats taken")
+# Translators: what a screen reader says for the Join button of one table in the list of tables nearby
+WEB_NEARBY_JOIN = N_("Join the table of {host}")
 
 _PAGE: dict[str, str | Contextual] = {
     "game_name": S.GAME_NAME,
@@ -42,6 +52,12 @@ _PAGE: dict[str, str | Contextual] = {
     "pick_attack": WEB_PICK_ATTACK,
     "verify": WEB_VERIFY,
     "time_left": WEB_TIME_LEFT,
+    "join_title": WEB_JOIN_TITLE,
+    "join_paste": WEB_JOIN_PASTE,
+    "join_button": WEB_JOIN_BUTTON,
+    "join_forms": S.JOIN_LINK_FORMS,
+    "nearby_title": WEB_NEARBY_TITLE,
+    "nearby_none": WEB_NEARBY_NONE,
     "help_play": S.HELP_PLAY,
     "help_beat": S.HELP_BEAT,
     "help_take": S.HELP_TAKE,

@@ -102,3 +102,37 @@ def test_host_in_the_browser(tmp_path: Path) -> None:
             if proc is not None and proc.poll() is None:
                 proc.terminate()
                 proc.wait(10)
+
+
+def test_join_with_no_link_asks_on_the_page(tmp_path: Path) -> None:
+    """`p2pdurak join --ui web` with no link: a bad link is refused in place, the host's short form is taken, and
+    the game comes up on the same page; leaving it there ends the command."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    host = spawn(tmp_path, "host", "host", "--seats", "2", "--bot", "easy", "--bind", "127.0.0.1", "--advertise",
+                 "127.0.0.1", "--no-lobby-input", "--deck", "24", "--seed", "4", "--move-timeout", "30")
+    join = None
+    try:
+        short = line_of(host, r"short form:\s+(\S+ \S+)").group(1)
+        join = spawn(tmp_path, "join", "join", "--ui", "web", "--name", "Vera", "--move-timeout", "30")
+        url = line_of(join, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
+        with chromium() as driver:
+            driver.get(url)
+            box = wait_for(lambda: driver.find_element(By.ID, "link"), what="the box for the link")
+            box.send_keys("127.0.0.1 abcd", Keys.ENTER)
+            wait_for(lambda: "not an invite link" in driver.find_element(By.ID, "link-error").text, what="the error")
+            box = driver.find_element(By.ID, "link")
+            box.clear()
+            box.send_keys(short, Keys.ENTER)
+            wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
+            assert not driver.find_elements(By.ID, "link")
+            driver.find_element(By.ID, "leave").click()
+            driver.switch_to.alert.accept()
+            join.wait(30)
+        assert join.returncode == 0
+    finally:
+        for proc in (join, host):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                proc.wait(10)

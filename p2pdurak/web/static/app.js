@@ -150,13 +150,40 @@ function renderLobby(l) {
     </div></div>`;
 }
 
+// `join` with no link: the tables found nearby (when something looks for them), each with its Join button, then
+// the box to paste a link into; a link the process refused shows why, in place, and stays in the box.
+function renderPick(p, strings) {
+  const rows = (p.nearby || []).map((t) => `<li class="nearby-table">
+      <div><strong class="nearby-host">${esc(t.host)}</strong>
+        ${t.seats ? `<span class="nearby-seats">${esc(t.seats)}</span>` : ""}
+        ${t.options ? `<div class="nearby-options">${esc(t.options)}</div>` : ""}</div>
+      <button type="button" class="action join-nearby" data-link="${esc(t.link)}" aria-label="${esc(t.join)}">${esc(strings.join_button)}</button>
+    </li>`).join("");
+  const nearby = p.nearby === null ? "" : `<section class="nearby" id="nearby" aria-labelledby="nearby-title">
+      <h2 id="nearby-title">${esc(strings.nearby_title)}</h2>
+      ${rows ? `<ul>${rows}</ul>` : `<p class="empty">${esc(strings.nearby_none)}</p>`}
+    </section>`;
+  return `<div class="pick">
+    <h2>${esc(strings.join_title)}</h2>
+    ${nearby}
+    <form id="link-form" class="link-form" autocomplete="off">
+      <label for="link">${esc(strings.join_paste)}</label>
+      <div class="link-row"><input id="link" data-focus="link" spellcheck="false" autocapitalize="off"
+        placeholder="durak://…" aria-describedby="link-forms link-error"${p.error ? ' aria-invalid="true"' : ""}>
+        <button type="submit" class="action primary" id="join">${esc(strings.join_button)}</button></div>
+      <p class="link-error" id="link-error" role="alert">${p.error ? `${esc(p.error)} <span class="detail">${esc(p.detail)}</span>` : ""}</p>
+      <p class="hint" id="link-forms">${esc(strings.join_forms)}</p>
+    </form></div>`;
+}
+
 function render() {
   const s = state;
   const focusKey = document.activeElement?.dataset?.focus;
   const typed = document.getElementById("keys")?.value || "";
   const typing = document.activeElement?.id === "keys";
+  const pasted = document.getElementById("link")?.value;
   root.classList.remove("offline");
-  root.classList.toggle("in-lobby", Boolean(s.lobby));
+  root.classList.toggle("in-lobby", Boolean(s.lobby || s.pick));
   document.documentElement.lang = s.lang;
   document.title = s.strings.game_name;
   const v = s.view;
@@ -182,7 +209,7 @@ function render() {
           <span id="discard-text">${esc(v.discard_text)}</span></p>
       </div>
       <div class="table" aria-label="${esc(s.strings.table)}"><h2>${esc(s.strings.table)}</h2>${renderTable(s, v)}</div>` :
-      (s.lobby ? renderLobby(s.lobby) : `<p class="progress big">${esc(s.progress || s.strings.connecting)}</p>`)}
+      (s.pick ? renderPick(s.pick, s.strings) : s.lobby ? renderLobby(s.lobby) : `<p class="progress big">${esc(s.progress || s.strings.connecting)}</p>`)}
     </section>
     <aside class="log" aria-label="${esc(s.strings.last_moves)}">
       <h2>${esc(s.strings.last_moves)}</h2>
@@ -206,8 +233,11 @@ function render() {
   ${renderEnd(s)}`;
   const input = document.getElementById("keys");
   input.value = typed;
+  const linkBox = document.getElementById("link");
+  if (linkBox && pasted !== undefined) linkBox.value = pasted;
   if (typing) input.focus();
   else if (focusKey) root.querySelector(`[data-focus="${focusKey}"]`)?.focus();
+  else if (linkBox) linkBox.focus();
   const now = new Set();
   if (v) {
     for (const c of v.hand) now.add(c.c);
@@ -242,8 +272,9 @@ root.addEventListener("click", (event) => {
   } else if (el.dataset.action) act(JSON.parse(el.dataset.action));
   else if (el.id === "next-game") send({ type: "next" });
   else if (el.id === "start") send({ type: "start" });
+  else if (el.dataset.link !== undefined) send({ type: "link", text: el.dataset.link });
   else if (el.id === "leave-end") send({ type: "quit" });
-  else if (el.id === "leave" && (state.end || confirm(state.strings.leave_confirm))) send({ type: "quit", confirm: true });
+  else if (el.id === "leave" && (state.end || state.pick || confirm(state.strings.leave_confirm))) send({ type: "quit", confirm: true });
 });
 
 root.addEventListener("change", (event) => {
@@ -252,6 +283,10 @@ root.addEventListener("change", (event) => {
 
 root.addEventListener("submit", (event) => {
   event.preventDefault();
+  if (event.target.id === "link-form") {
+    send({ type: "link", text: document.getElementById("link").value });
+    return;
+  }
   const input = document.getElementById("keys");
   const text = input.value.trim();
   input.value = "";
@@ -278,7 +313,7 @@ document.addEventListener("keydown", (event) => {
   const input = document.getElementById("keys");
   if (event.key === "Escape") { selected = null; if (state) render(); return; }
   if (!input || document.activeElement === input || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (document.activeElement?.tagName === "SELECT") return;
+  if (["SELECT", "INPUT"].includes(document.activeElement?.tagName) || state?.pick) return;
   if (event.key.length === 1 && /[0-9a-zа-я?]/i.test(event.key) && !state?.end) input.focus();
 });
 
