@@ -64,13 +64,18 @@ def _host_in_browser(args: argparse.Namespace) -> HostResult | None:
     from p2pdurak.netgame.hosting import HostCommand
     from p2pdurak.web.front import WebFrontEnd, host_in_browser
     from p2pdurak.web.launch import resolve_ui
+    from p2pdurak.web.options import TableTerms
 
     ui = resolve_ui(args.ui)
     if ui == "terminal":
         return None
 
     async def main(front: WebFrontEnd) -> HostResult:
-        return await HostCommand(args, front, bot_player).main()
+        command = HostCommand(args, front, bot_player)
+        if not args.resume:  # (a resumed game's options are in its file, not in these arguments)
+            spec = command.spec
+            front.show_terms(TableTerms(spec.options, spec.move_timeout, spec.shuffle_proofs))
+        return await command.main()
 
     played, result = run_trio(functools.partial(host_in_browser, main, open_browser=ui == "browser",
                                                 require_proofs=not args.no_shuffle_proofs,

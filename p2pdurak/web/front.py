@@ -20,6 +20,7 @@ from p2pdurak.netgame import frontend as sess
 from p2pdurak.netgame.frontend import Progress, SeatSession
 from p2pdurak.web import texts as W
 from p2pdurak.web.nearby import NearbyFinder, NearbyTable, nearby_json
+from p2pdurak.web.options import TableTerms, option_sentences
 from p2pdurak.web.server import Inbound, WebServer
 from p2pdurak.web.table import MatchState, Verifier, WebTable
 
@@ -60,6 +61,7 @@ class WebFrontEnd:
         self.seated = (0, 0)
         self.lines: list[Progress] = []
         self.started = False
+        self.terms: TableTerms | None = None  # the game's options, when this seat knows them (the host)
         self.picking = False  # the page asks for an invite link (join with no link)
         self.pick_error: tuple[str, str] = ("", "")  # what was wrong with the last link: (sentence, detail)
         self.nearby: tuple[NearbyTable, ...] | None = None  # None: nobody looks for tables nearby
@@ -96,6 +98,11 @@ class WebFrontEnd:
                          move_timeout=self.move_timeout)
         ended, quit_game, _durak = await table.run()
         return quit_game and not ended
+
+    def show_terms(self, terms: TableTerms) -> None:
+        """The game's options, shown in the lobby in plain words."""
+        self.terms = terms
+        self.publish_lobby()
 
     # ------------------------------------------------------------------ the join page
 
@@ -167,6 +174,8 @@ class WebFrontEnd:
                 "table_code": _(S.PHASE_TABLE_CODE).format(code=self.table_code) if self.table_code else "",
                 "waiting": waiting, "can_start": self.host and joined >= 2, "start": _(W.WEB_START),
                 "lines": [ln.text or ln.kind for ln in self.lines],
+                "options_title": _(S.LABEL_OPTIONS),
+                "options": option_sentences(self.terms) if self.terms is not None else [],
             },
             "pick": self._pick_state() if self.picking else None,
         }

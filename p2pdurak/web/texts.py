@@ -4,7 +4,7 @@ catalogs (p2pdurak/locale), so the page speaks the five languages with no second
 from __future__ import annotations
 
 from p2pdurak import i18n_strings as S
-from p2pdurak.i18n import N_, Contextual, _
+from p2pdurak.i18n import N_, NP_, Contextual, _
 
 WEB_NOT_OFFERED = N_("That move is not offered now.")
 WEB_QUIT_BUTTON_HINT = N_("To leave the game, use the Leave button.")
@@ -30,6 +30,26 @@ WEB_NEARBY_NONE = N_("No table found nearby yet.")
 WEB_NEARBY_SEATS = N_("{joined} of {total} seats taken")
 # Translators: what a screen reader says for the Join button of one table in the list of tables nearby
 WEB_NEARBY_JOIN = N_("Join the table of {host}")
+
+# The game's options in plain words (the host's lobby)
+WEB_OPT_SEATS = NP_("A table for up to {n} player", "A table for up to {n} players")
+# Translators: {low} is the lowest rank in the deck (9, 6 or 2)
+WEB_OPT_DECK = NP_("{n} card, from {low} up to the ace", "{n} cards, from {low} up to the ace")
+WEB_OPT_PODKIDNOY = N_("Podkidnoy: the attackers may throw in cards of the ranks on the table")
+WEB_OPT_PEREVODNOY = N_("Perevodnoy: the defender may pass the attack on with a card of the same rank")
+WEB_OPT_SHOW_TRUMP = N_("The attack may also be passed on by showing a trump of that rank")
+WEB_OPT_FIRST_FIVE = N_("At most five cards in the first attack, six later")
+WEB_OPT_FIRST_SIX = N_("At most six cards in every attack")
+WEB_OPT_NO_TEAMS = N_("Everyone plays for themselves")
+WEB_OPT_TEAMS_2V2 = N_("Teams: two against two, partners sit opposite each other")
+WEB_OPT_TEAMS_3V3 = N_("Teams: three against three, every other seat")
+WEB_OPT_TEAMS_PAIRS = N_("Teams: three pairs, partners sit opposite each other")
+WEB_OPT_CHEATING = N_("Cheating allowed: a false card stands unless another player challenges it")
+WEB_OPT_HONEST = N_("No cheating: only legal moves can be made")
+WEB_OPT_MOVE_TIMEOUT = NP_("Time for a move: {n} second", "Time for a move: {n} seconds")
+WEB_OPT_NO_MOVE_TIMEOUT = N_("No time limit for a move")
+WEB_OPT_PROOFS = N_("Every shuffle is proven fair (shuffle proofs)")
+WEB_OPT_NO_PROOFS = N_("No shuffle proofs (for tests only): two players working together could steer the cards")
 
 _PAGE: dict[str, str | Contextual] = {
     "game_name": S.GAME_NAME,

@@ -86,6 +86,8 @@ def test_host_in_the_browser(tmp_path: Path) -> None:
             wait_for(lambda: driver.find_element(By.ID, "invite").text == link, what="the invite on the page")
             assert driver.find_elements(By.CSS_SELECTOR, ".qr svg")
             assert not driver.find_elements(By.ID, "start")  # alone at the table: nothing to start
+            options = driver.find_element(By.ID, "options").text
+            assert "A table for up to 3 players" in options and "24 cards, from 9 up to the ace" in options
             bot = spawn(tmp_path, "bot", "join", link, "--bot", "easy", "--quiet")
             wait_for(lambda: driver.find_elements(By.ID, "start"), timeout=30, what="the Start button")
             assert "2 of 3" in driver.find_element(By.ID, "waiting").text

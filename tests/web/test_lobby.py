@@ -8,8 +8,11 @@ import json
 import trio
 from trio_websocket import open_websocket_url
 
+from p2pdurak import i18n
 from p2pdurak.netgame.frontend import INVITE, TABLE_CODE, WAITING_FOR_PLAYERS, Progress
+from p2pdurak.rules import Options
 from p2pdurak.web.front import WebFrontEnd, qr_svg
+from p2pdurak.web.options import TableTerms, option_sentences
 from p2pdurak.web.server import WebServer
 from tests.web.browser import chromium, needs_chromium, screenshot, wait_for
 
@@ -22,7 +25,40 @@ async def _lobby(nursery: trio.Nursery) -> tuple[WebServer, WebFrontEnd]:
     front = WebFrontEnd(server, host=True)
     front.lobby(Progress(INVITE, text=f"{LINK}\n192.168.1.20:40123 abcd-efgh-ijkl"))
     front.lobby(Progress(WAITING_FOR_PLAYERS, done=1, total=3))
+    front.show_terms(TERMS)
     return server, front
+
+
+TERMS = TableTerms(Options(deck=36, players=4, transfer=True, show_trump=True, teams="2v2", cheating=True), 90.0,
+                   True)
+
+
+def test_options_in_plain_words() -> None:
+    assert option_sentences(TERMS) == [
+        "A table for up to 4 players",
+        "36 cards, from 6 up to the ace",
+        "Perevodnoy: the defender may pass the attack on with a card of the same rank",
+        "The attack may also be passed on by showing a trump of that rank",
+        "At most six cards in every attack",
+        "Teams: two against two, partners sit opposite each other",
+        "Cheating allowed: a false card stands unless another player challenges it",
+        "Time for a move: 90 seconds",
+        "Every shuffle is proven fair (shuffle proofs)",
+    ]
+    plain = TableTerms(Options(deck=24, players=2, first_bout_five=True), None, False)
+    assert option_sentences(plain) == [
+        "A table for up to 2 players", "24 cards, from 9 up to the ace",
+        "Podkidnoy: the attackers may throw in cards of the ranks on the table",
+        "At most five cards in the first attack, six later", "Everyone plays for themselves",
+        "No cheating: only legal moves can be made", "No time limit for a move",
+        "No shuffle proofs (for tests only): two players working together could steer the cards",
+    ]
+    try:
+        i18n.install("ru")
+        russian = option_sentences(plain)
+    finally:
+        i18n.install("en")
+    assert russian[1] == "24 карты, от 9 до туза" and "Подкидной" in russian[2]
 
 
 async def test_lobby_state_and_start() -> None:
@@ -33,6 +69,7 @@ async def test_lobby_state_and_start() -> None:
             lobby = json.loads(await ws.get_message())["lobby"]
             assert lobby["link"] == LINK and lobby["short"] == "192.168.1.20:40123 abcd-efgh-ijkl"
             assert lobby["qr"].startswith("<svg") and not lobby["can_start"]
+            assert lobby["options"] == option_sentences(TERMS) and lobby["options_title"] == "Options"
             front.lobby(Progress(WAITING_FOR_PLAYERS, done=2, total=3))
             front.lobby(Progress(TABLE_CODE, text="tiger-apple-42"))
             with trio.fail_after(5):  # states may be merged: the page gets the newest
@@ -64,6 +101,8 @@ async def test_lobby_in_the_browser() -> None:
                 wait_for(lambda: driver.find_elements(By.ID, "start"), what="the Start button")
                 assert driver.find_element(By.ID, "invite").text == LINK
                 assert driver.find_elements(By.CSS_SELECTOR, ".qr svg")
+                shown = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#options li")]
+                assert shown == option_sentences(TERMS)
                 for width in (360, 1280):
                     screenshot(driver, "lobby", width)
                 driver.find_element(By.ID, "start").click()

@@ -147,7 +147,11 @@ function renderLobby(l) {
       <p id="waiting">${esc(l.waiting)}</p>
       ${l.can_start ? `<button id="start" class="action primary" data-focus="start">${esc(l.start)}</button>` : ""}
       ${l.lines.map((line) => `<p class="notice">${esc(line)}</p>`).join("")}
-    </div></div>`;
+    </div>
+    ${l.options.length ? `<section class="options" aria-labelledby="options-title">
+      <h2 id="options-title">${esc(l.options_title)}</h2>
+      <ul id="options">${l.options.map((o) => `<li>${esc(o)}</li>`).join("")}</ul></section>` : ""}
+    </div>`;
 }
 
 // `join` with no link: the tables found nearby (when something looks for them), each with its Join button, then
