@@ -18,7 +18,7 @@ from rich.text import Text
 
 from p2pdurak import i18n_strings as S
 from p2pdurak.errors import DurakError
-from p2pdurak.i18n import _, format_plural
+from p2pdurak.i18n import _
 from p2pdurak.netgame import frontend as sess
 from p2pdurak.netgame.frontend import Closed, EntryApplied, Progress, SeatSession
 from p2pdurak.peer import Faulted, GameEnded, Refused
@@ -32,6 +32,7 @@ from p2pdurak.ui.texts import (
     error_text,
     fault_text,
     host_refusal_text,
+    match_score_text,
     phase_text,
     progress_text,
     result_lines,
@@ -204,10 +205,7 @@ class GameApp:
         if result is not None:
             for s in result.losers:
                 m.score[s] = m.score.get(s, 0) + 1
-            score = ", ".join(
-                f"{self.names.plain(s)} {m.score.get(s, 0)}" for s in range(len(self.names.seats))
-            )
-            lines.append(format_plural(S.RESULT_MATCH_SCORE, m.game_number, score=score))
+            lines.append(match_score_text(m.score, m.game_number, self.names))
         if self.save is not None:
             try:
                 path = self.save(self.session.transcript(), m.game_number)

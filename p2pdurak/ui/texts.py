@@ -6,7 +6,7 @@ say. Cards go through `card_text` so that rank letters follow the language (`Bâ™
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from p2pdurak import i18n_strings as S
 from p2pdurak.cards import rank_of
@@ -307,6 +307,13 @@ def result_lines(result: GameResult | None, ended: GameEnded | None, me: int, na
         elif result.durak is not None:
             lines.append(format_plural(S.RESULT_PLAYER_POGONY, result.pogony, player=names.plain(result.durak)))
     return lines
+
+
+def match_score_text(score: Mapping[int, int], games: int, names: Names) -> str:
+    """The match so far, saying what is counted: how many times each player was the durak."""
+    parts = ", ".join(f"{names.plain(s)} ({format_plural(S.LABEL_TIMES_DURAK, score.get(s, 0))})"
+                      for s in range(len(names.seats)))
+    return format_plural(S.RESULT_MATCH_SCORE, games, score=parts)
 
 
 def ended_of(events: Sequence[Event]) -> GameEnded | None:

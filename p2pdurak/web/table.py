@@ -36,6 +36,7 @@ from p2pdurak.ui.texts import (
     error_text,
     fault_text,
     host_refusal_text,
+    match_score_text,
     phase_text,
     progress_text,
     result_lines,
@@ -399,7 +400,6 @@ class WebTable:
         closed = self.closed
         if result is None and self.fault is None and closed is not None and closed.reason != "game-over":
             lines.append(_(S.RESULT_ABORTED).format(reason=closed.message or closed.reason))
-        score = ", ".join(f"{self.names.plain(s)} {self.match.score.get(s, 0)}" for s in range(len(self.names.seats)))
         saved = self.end["saved"]
         return {
             "lines": lines,
@@ -407,7 +407,7 @@ class WebTable:
             "me": me,
             "pogony": result.pogony if result is not None else 0,
             "pogony_text": _(S.TERM_POGONY),
-            "score": format_plural(S.RESULT_MATCH_SCORE, self.game_number, score=score) if result else "",
+            "score": match_score_text(self.match.score, self.game_number, self.names) if result else "",
             "saved": _(S.TRANSCRIPT_SAVED).format(path=saved) if saved and "/" in saved else saved,
             "verify_command": _(S.TRANSCRIPT_VERIFY_WITH).format(command=f"p2pdurak verify {saved}") if saved else "",
             "verify": self.end["verify"],

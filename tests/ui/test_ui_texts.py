@@ -12,7 +12,7 @@ from p2pdurak.netgame.frontend import EntryApplied, SeatInfo
 from p2pdurak.peer import ActionApplied
 from p2pdurak.rules import Beat, GameResult, Options, Pass, Play, Transfer, apply, view_of
 from p2pdurak.rules.state import DECLARING
-from p2pdurak.ui.texts import Names, entry_lines, refusal_text, result_lines
+from p2pdurak.ui.texts import Names, entry_lines, match_score_text, refusal_text, result_lines
 from tests.ui.test_ui_keys import states
 
 NAMES = Names([SeatInfo("Tess"), SeatInfo("Anya", "easy"), SeatInfo("Boris", "hard"), SeatInfo("Vera")], 0)
@@ -66,6 +66,17 @@ def test_ui_texts_results(lang: str) -> None:
     assert safe == [_(S.RESULT_TEAM_LOST).format(players="Anya, Vera"), _(S.RESULT_YOUR_TEAM_SAFE)]
     forfeit = result_lines(GameResult(1, None, False, 0, (), 1, "false-declaration"), None, 0, NAMES)
     assert forfeit[0] == _(S.RESULT_FAULT).format(player="Anya", reason="false-declaration")
+
+
+def test_ui_texts_match_score_says_what_it_counts() -> None:
+    two = Names([SeatInfo("Tess"), SeatInfo("Anya", "easy")], 0)
+    assert match_score_text({0: 1}, 1, two) == "Score after 1 game: Tess (durak 1 time), Anya (durak 0 times)"
+    i18n.install("ru")
+    try:
+        russian = match_score_text({1: 2}, 3, two)
+    finally:
+        i18n.install("en")
+    assert russian == "Счёт после 3 партий: Tess (в дураках 0 раз), Anya (в дураках 2 раза)"
 
 
 def test_ui_texts_names() -> None:

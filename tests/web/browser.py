@@ -151,3 +151,19 @@ def play_by_clicks(driver: Any, seconds: float = 90) -> None:
 
 def _rendered_after(driver: Any, seen: int, what: str) -> None:
     wait_for(lambda: int(state(driver)["states"]) > seen, what=what)
+
+
+LOG_NUMBERS_FIT = """
+  const log = document.querySelector(".log");
+  const edge = log.getBoundingClientRect().left + log.clientLeft;  // where the scrolling list clips
+  return [...log.querySelectorAll("ol li .n")].map((n) => {
+    const range = document.createRange(); range.selectNodeContents(n);  // the glyphs themselves
+    return [n.textContent, range.getBoundingClientRect().left - edge];
+  });
+"""
+
+
+def log_number_room(driver: Any) -> list[tuple[str, float]]:
+    """Per line of the last moves: its number and the pixels between it and the list's clipping edge."""
+    rooms: list[tuple[str, float]] = [tuple(r) for r in driver.execute_script(LOG_NUMBERS_FIT)]
+    return rooms

@@ -15,7 +15,16 @@ import httpx
 import pytest
 
 from p2pdurak.cli import main as cli_main
-from tests.web.browser import SCREENSHOTS, Game, chromium, needs_chromium, screenshot, state, wait_for
+from tests.web.browser import (
+    SCREENSHOTS,
+    Game,
+    chromium,
+    log_number_room,
+    needs_chromium,
+    screenshot,
+    state,
+    wait_for,
+)
 
 pytestmark = needs_chromium
 
@@ -174,7 +183,15 @@ def test_whole_game_by_clicks(driver: Any, game: Game) -> None:
     assert reloaded
     end = s["end"]
     screenshot(driver, "table-end", 1280)
+    rooms = log_number_room(driver)
+    assert len(rooms) >= 10 and any(len(n) >= 3 for n, _ in rooms), rooms  # "10." or more shown
+    assert all(room >= 0 for _, room in rooms), rooms  # and not cut at the left edge
     screenshot(driver, "table-end", 360)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+    narrow = log_number_room(driver)
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert narrow and all(room >= 0 for _, room in narrow), narrow
     verify_line = driver.find_element(By.ID, "verify-line").text
     assert verify_line and "INVALID" not in verify_line
     link = driver.find_element(By.ID, "download").get_attribute("href")
@@ -183,6 +200,7 @@ def test_whole_game_by_clicks(driver: Any, game: Game) -> None:
     assert httpx.get(link.replace(game.token, "wrong")).status_code == 403
     assert cli_main(["verify", str(game.out)]) == 0
     assert end["lines"]
+    assert "(durak 1 time)" in end["score"] and "(durak 0 times)" in end["score"]  # says what it counts
     latencies = state(driver).get("latencies") or []
     SCREENSHOTS.mkdir(exist_ok=True)
     (SCREENSHOTS / "latency.json").write_text(json.dumps({

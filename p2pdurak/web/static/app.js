@@ -137,6 +137,14 @@ function renderEnd(s) {
     </div></div>`;
 }
 
+// The last moves, numbered by their place in the kept log (real elements, not list markers: a marker sits
+// outside the box and two digits were cut at the scrolling list's edge).
+function renderMoves(log) {
+  const shown = log.slice(-12);
+  const first = log.length - shown.length + 1;
+  return shown.map((line, i) => `<li><span class="n">${first + i}.</span><span class="t">${esc(line)}</span></li>`).join("");
+}
+
 function renderLobby(l) {
   return `<div class="lobby">
     ${l.qr ? `<div class="qr" aria-hidden="true">${l.qr}</div>` : ""}
@@ -217,7 +225,7 @@ function render() {
     </section>
     <aside class="log" aria-label="${esc(s.strings.last_moves)}">
       <h2>${esc(s.strings.last_moves)}</h2>
-      <ol>${s.log.slice(-12).map((l) => `<li>${esc(l)}</li>`).join("")}</ol>
+      <ol class="moves">${renderMoves(s.log)}</ol>
       ${s.notices.map((n) => `<p class="notice">${esc(n)}</p>`).join("")}
     </aside>
   </main>
