@@ -24,7 +24,7 @@ from p2pdurak.i18n import _, format_plural
 from p2pdurak.i18n_strings import card_text, suit_name
 from p2pdurak.netgame import frontend as sess
 from p2pdurak.netgame.frontend import Closed, EntryApplied, Progress, SeatSession
-from p2pdurak.peer import Faulted, GameEnded, Refused
+from p2pdurak.peer import ActionApplied, Faulted, GameEnded, Refused
 from p2pdurak.peer import game as peer_game
 from p2pdurak.rules import Action, Beat, Challenge, Pass, Play, ShowTrump, State, Take, Transfer
 from p2pdurak.rules.state import PLAYING
@@ -128,6 +128,7 @@ class WebTable:
         self._auto_passed_at = -1
         self._done = trio.Event()
         self._offers: list[Offer] = []
+        self._played_by: dict[int, int] = {}  # card -> the seat that put it on the table (the page animates from it)
 
     # ---------------------------------------------------------------------------------------------- running
 
@@ -169,6 +170,8 @@ class WebTable:
             self.changes.append(change)
             del self.changes[:-LOG_KEEP]
             for ev in change.events:
+                if isinstance(ev, ActionApplied) and isinstance(ev.action, (Play, Beat, Transfer)):
+                    self._played_by[ev.action.card] = ev.action.seat
                 if isinstance(ev, GameEnded):
                     self.ended = ev
                 elif isinstance(ev, Faulted):
@@ -348,14 +351,19 @@ class WebTable:
             "stock_text": format_plural(S.LABEL_STOCK, stock) if stock else _(S.LABEL_STOCK_EMPTY),
             "discard": view.discard.bit_count(),
             "discard_text": format_plural(S.LABEL_DISCARDS, view.discard.bit_count()),
-            "table": [{"index": i, "attack": card_json(a, view), "beat": card_json(b, view) if b >= 0 else None}
+            "table": [{"index": i, "attack": self._table_card(a, view),
+                       "beat": self._table_card(b, view) if b >= 0 else None}
                       for i, (a, b) in enumerate(zip(view.attacks, view.beats, strict=True))],
+            "defender": view.defender,
             "table_text": _(S.LABEL_ATTACK_LIMIT).format(cards=len(view.attacks), limit=view.limit)
             if view.attacks else _(S.LABEL_TABLE_EMPTY),
             "taken": view.taken,
             "hand": [{**card_json(c, view), "key": i + 1} for i, c in enumerate(hand)],
             "my_roles": roles(view, me, me),
         }
+
+    def _table_card(self, card: int, view: State) -> dict[str, Any]:
+        return {**card_json(card, view), "by": self._played_by.get(card)}
 
     def _players(self, view: State | None, acting: tuple[int, ...]) -> list[dict[str, Any]]:
         me = self.session.seat

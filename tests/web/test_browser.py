@@ -207,6 +207,8 @@ def test_whole_game_by_clicks(driver: Any, game: Game) -> None:
         "clicks": clicks, "kinds": sorted(done), "median_ms": statistics.median(latencies) if latencies else None,
         "latencies_ms": latencies}))
     assert {"play", "beat", "take", "pass", "transfer", "show", "challenge"} <= done, sorted(done)
+    flights = set(state(driver)["flights"])  # cards flew from hand to table, to the discard pile, to a taker
+    assert {"play", "bito", "take", "draw"} <= flights, flights
     driver.find_element(By.ID, "leave-end").click()
     game.proc.wait(15)
     assert game.proc.returncode == 0

@@ -50,6 +50,8 @@ def test_join_in_the_browser(tmp_path: Path) -> None:
                      "--out", str(tmp_path / "j.dlog"))
         url = line_of(join, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
         with chromium() as driver:
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                   {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
             driver.get(url)
             wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
             timer = wait_for(lambda: _page(driver)["actions"] and driver.find_elements(By.ID, "timer"), timeout=30,
@@ -57,6 +59,8 @@ def test_join_in_the_browser(tmp_path: Path) -> None:
             assert 250 <= int(timer[0].get_attribute("data-left")) <= 300
             play_by_clicks(driver)
             end = wait_for(lambda: _page(driver).get("end"), timeout=30, what="the end of the game")
+            assert state(driver)["flights"] == []  # reduced motion: no card flies
+            assert driver.execute_script("return document.getAnimations().length") == 0
             verify = wait_for(lambda: driver.find_element(By.ID, "verify-line").text, what="the verify line")
             assert "INVALID" not in verify and "durak" in verify, verify
             assert end["lines"]

@@ -65,6 +65,10 @@ function cardButton(card, { cls = "", attrs = "", fresh = false, disabled = fals
     aria-label="${esc(label || card.label)}">${cardFace(card)}</button>`;
 }
 
+function placed(card) { // a table card, for the animations: which card, and who put it there
+  return `data-card="${card.c}" data-where="table" data-by="${card.by ?? ""}"`;
+}
+
 function isFresh(card) {
   return !seen.has(card.c);
 }
@@ -89,10 +93,10 @@ function renderTable(s, v) {
     const target = beatable.has(pair.index);
     const attack = cardButton(pair.attack, {
       cls: "attack" + (target ? " target" : ""),
-      attrs: `data-attack="${pair.index}" data-focus="a${pair.index}" ${target ? "" : "tabindex=\"-1\""}`,
+      attrs: `data-attack="${pair.index}" data-focus="a${pair.index}" ${target ? "" : "tabindex=\"-1\""} ${placed(pair.attack)}`,
       fresh: isFresh(pair.attack),
     });
-    const beat = pair.beat ? `<div class="beat${isFresh(pair.beat) ? " fresh" : ""}">${cardFace(pair.beat)}</div>` : "";
+    const beat = pair.beat ? `<div class="beat${isFresh(pair.beat) ? " fresh" : ""}" ${placed(pair.beat)}>${cardFace(pair.beat)}</div>` : "";
     return `<div class="pair" data-drop="${pair.index}">${attack}${beat}</div>`;
   }).join("");
   return `<div class="table-cards">${pairs || `<p class="empty">${esc(v.table_text)}</p>`}</div>
@@ -104,7 +108,7 @@ function renderHand(s, v) {
     const usable = actionsWith(card.c).length > 0;
     const cls = (usable ? "usable" : "idle") + (selected === card.c ? " selected" : "");
     return `<div class="hand-slot">${cardButton(card, {
-      cls, attrs: `data-hand="${card.c}" data-focus="h${card.c}" draggable="${usable}"`, fresh: isFresh(card), disabled: !usable,
+      cls, attrs: `data-hand="${card.c}" data-focus="h${card.c}" draggable="${usable}" data-card="${card.c}" data-where="hand"`, fresh: isFresh(card), disabled: !usable,
     })}<span class="key">${card.key}</span></div>`;
   }).join("");
 }
@@ -203,6 +207,7 @@ function render() {
   const langs = s.languages.map(([code, name]) =>
     `<option value="${code}"${code === s.lang ? " selected" : ""}>${esc(name)}</option>`).join("");
   if (selected !== null && !actionsWith(selected).some((a) => a.kind === "beat")) selected = null;
+  const before = capture();
   root.innerHTML = `
   <header class="bar">
     <h1>${esc(s.strings.game_name)}</h1>
@@ -215,8 +220,9 @@ function render() {
     <div class="players" aria-label="${esc(s.strings.players)}">${renderPlayers(s)}</div>
     <section class="center">
       ${v ? `<div class="deck" aria-label="${esc(v.stock_text)}">
-        <div class="stock">${v.stock > 0 ? `<div class="trump-card">${cardFace(v.trump)}</div>${cardBack("top")}` :
+        <div class="stock" data-spot="stock">${v.stock > 0 ? `<div class="trump-card">${cardFace(v.trump)}</div>${cardBack("top")}` :
           `<div class="trump-card alone">${cardFace(v.trump)}</div>`}</div>
+        <div class="discard-pile${v.discard ? "" : " empty"}" data-spot="discard" aria-hidden="true">${v.discard ? cardBack("pile") + cardBack("pile") : ""}</div>
         <p class="deck-text"><span id="stock-text">${esc(v.stock_text)}</span><br>${esc(v.trump_text)}<br>
           <span id="discard-text">${esc(v.discard_text)}</span></p>
       </div>
@@ -260,7 +266,109 @@ function render() {
     }
   }
   seen = now;
+  animateMoves(before, shown, s);
+  shown = s;
   if (s.end) document.getElementById(s.end.next ? "next-game" : "leave-end")?.focus();
+}
+
+// ------------------------------------------------------------------------------------------------ card movements
+// A card that moves (hand -> table, table -> discard pile after Bito, table -> the taker's hand after Beru, stock ->
+// hand) is drawn once more on a layer above the page and flies from where it was to where it is now. The real card
+// is in its place from the first moment (it only fades in as the flight lands), and the layer takes no pointer
+// events: a click never waits for an animation and never hits a flying card. No flights with reduced motion.
+
+const FLIGHT_MS = 260;
+const stillness = window.matchMedia("(prefers-reduced-motion: reduce)");
+const layer = document.createElement("div");
+layer.className = "flights";
+layer.setAttribute("aria-hidden", "true");
+document.body.appendChild(layer);
+let shown = null; // the state on screen before this render
+const landing = new Map(); // card -> when its flight lands (a render during the flight keeps it hidden till then)
+window.__durak.flights = [];
+
+function box(el) { // where a card is (its centre, transforms included) and its size (without them)
+  el.classList.remove("fresh"); // (a card that flies needs no fade-in, and its first frame is turned)
+  const r = el.getBoundingClientRect();
+  return { cx: r.left + r.width / 2, cy: r.top + r.height / 2, w: el.offsetWidth || r.width, h: el.offsetHeight || r.height };
+}
+
+function capture() {
+  if (stillness.matches) return null;
+  const cards = new Map();
+  for (const el of root.querySelectorAll("[data-card]")) {
+    const r = el.getBoundingClientRect();
+    cards.set(Number(el.dataset.card), { el, where: el.dataset.where, by: el.dataset.by,
+      box: { cx: r.left + r.width / 2, cy: r.top + r.height / 2, w: el.offsetWidth, h: el.offsetHeight } });
+  }
+  return cards;
+}
+
+function spot(selector, size) { // a card of `size` in the middle of a player's corner, the stock or the pile
+  const el = root.querySelector(selector);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  return { cx: r.left + r.width / 2, cy: r.top + r.height / 2, w: size.w, h: size.h };
+}
+
+function fly(node, from, to, kind, real = null, shrink = 1) {
+  if (!from || !to || !from.w) return;
+  const ghost = node.cloneNode(true);
+  for (const el of [ghost, ...ghost.querySelectorAll("*")]) {
+    for (const name of [...el.getAttributeNames()]) if (name.startsWith("data-") || name === "id") el.removeAttribute(name);
+  }
+  ghost.classList.remove("fresh", "selected", "target", "usable", "idle");
+  ghost.classList.add("flying");
+  Object.assign(ghost.style, { left: `${from.cx - from.w / 2}px`, top: `${from.cy - from.h / 2}px`,
+    width: `${from.w}px`, height: `${from.h}px` });
+  layer.appendChild(ghost);
+  const scale = Math.max(0.3, Math.min(1.5, to.w / from.w)) * shrink;
+  const end = { transform: `translate(${to.cx - from.cx}px, ${to.cy - from.cy}px) scale(${scale})`, opacity: real ? 1 : 0.4 };
+  const flight = ghost.animate([{ transform: "none", opacity: 1 }, end], { duration: FLIGHT_MS, easing: "cubic-bezier(.25,.7,.35,1)" });
+  flight.onfinish = flight.oncancel = () => ghost.remove();
+  if (real) {
+    landing.set(Number(real.dataset.card), performance.now() + FLIGHT_MS);
+    hideUntilLanded(real, FLIGHT_MS);
+  }
+  window.__durak.flights.push(kind);
+}
+
+function hideUntilLanded(el, left) {
+  el.classList.remove("fresh");
+  el.animate([{ opacity: 0 }, { opacity: 0, offset: 0.8 }, { opacity: 1 }], { duration: left });
+}
+
+function animateMoves(before, prev, s) {
+  const now = performance.now();
+  for (const [card, lands] of landing) {
+    if (lands <= now) { landing.delete(card); continue; }
+    const el = root.querySelector(`[data-card="${card}"]`);
+    if (el) hideUntilLanded(el, lands - now);
+  }
+  if (!before || !prev?.view || !s.view || prev.game !== s.game) return;
+  const present = new Map();
+  for (const el of root.querySelectorAll("[data-card]")) present.set(Number(el.dataset.card), el);
+  for (const [card, el] of present) {
+    const old = before.get(card);
+    const where = el.dataset.where;
+    if (old && old.where !== where) {
+      fly(old.el, old.box, box(el), where === "table" ? "play" : "take", el);
+    } else if (!old && where === "table" && el.dataset.by !== "") {
+      const to = box(el);
+      fly(el, spot(`.player[data-seat="${el.dataset.by}"]`, to), to, "play", el);
+    } else if (!old && where === "hand" && s.view.stock < prev.view.stock) {
+      const to = box(el);
+      fly(el, spot("[data-spot=stock]", to), to, "draw", el);
+    }
+  }
+  const gone = [...before].filter(([card, old]) => old.where === "table" && !present.has(card));
+  if (!gone.length) return;
+  const bito = s.view.discard > prev.view.discard;
+  for (const [, old] of gone) {
+    const seat = s.view.table.length ? old.by : prev.view.defender; // a card taken back, or the taker's cards
+    const to = spot(bito ? "[data-spot=discard]" : `.player[data-seat="${seat}"]`, old.box);
+    fly(old.el, old.box, to, bito ? "bito" : "take", null, 0.5);
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ input
