@@ -46,7 +46,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _debug_log() -> None:
+    """P2PDURAK_DEBUG=1: our debug log on stderr (e.g. why an announcement on the LAN was skipped)."""
+    import logging
+    import os
+
+    if os.environ.get("P2PDURAK_DEBUG"):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+        logger = logging.getLogger("p2pdurak")
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
+
+
 def main(argv: list[str] | None = None) -> int:
+    _debug_log()
     parser = build_parser()
     args = parser.parse_args(argv)
     module: _Command | None = getattr(args, "_module", None)

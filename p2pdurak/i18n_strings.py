@@ -269,6 +269,23 @@ JOIN_LINK_FORMS = N_(
     "An invite link looks like durak://HOST:PORT/GAME-ID#KEY, or HOST:PORT followed by the 12-letter key code "
     "(abcd-efgh-ijkl)."
 )
+# Translators: `p2pdurak join` with no link looks for tables announced on the local network for a few seconds
+NEARBY_LOOKING = N_("Looking for tables on this network ({seconds} s)…")
+NEARBY_OFF = N_("Looking for tables on this network is off ({variable} is set).")
+NEARBY_CANNOT = N_("Cannot look for tables on this network: {error}")
+NEARBY_NONE = N_("No table found on this network.")
+# Translators: one table found nearby: the host's name, its address, how full it is ({seats}), its options
+NEARBY_TABLE = N_("{host} at {address}: {seats}; {options}")
+NEARBY_SEATS = N_("{taken} of {total} seated, {free} free")
+# Translators: a table found nearby whose game has started (no seat is free)
+NEARBY_PLAYING = N_("playing")
+NEARBY_PROMPT = N_("Table number, or invite link (Enter: look again): ")
+NEARBY_NO_SUCH = N_("There is no table {number}.")
+NEARBY_FULL = N_("{host}'s table has no free seat.")
+NEARBY_JOINING = N_(
+    "Joining {host}'s table. Compare the table code aloud before the game starts: anyone on this network can "
+    "announce a table."
+)
 
 # ---------------------------------------------------------------------------------------- transcripts, verify
 

@@ -54,6 +54,8 @@ def test_layers_the_package_keeps_every_contract(tmp_path: Path) -> None:
         ("netgame/table.py", "import p2pdurak.bots.players", "layers"),
         ("rules/state.py", "import p2pdurak.crypto.group", "layers"),
         ("netgame/seat.py", "import rich", "the network layers draw nothing on a screen"),
+        ("netgame/hosting.py", "import zeroconf", "only the network layer speaks mDNS and UPnP"),
+        ("web/front.py", "import miniupnpc", "only the network layer speaks mDNS and UPnP"),
     ],
 )
 def test_layers_a_wrong_import_breaks_a_contract(tmp_path: Path, module: str, bad_import: str, contract: str) -> None:

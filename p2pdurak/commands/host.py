@@ -21,6 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     parser.add_argument("--advertise", help="address to put in the invite (default: this machine's LAN address)")
     parser.add_argument("--move-timeout", type=float, default=120.0, help="seconds a seat may keep the game waiting")
+    parser.add_argument("--no-announce", action="store_true",
+                        help="do not list the table on the local network (mDNS); joiners then need the link")
+    parser.add_argument("--no-upnp", action="store_true",
+                        help="do not ask the router (UPnP) to forward the port to this machine")
     parser.add_argument("--no-lobby-input", action="store_true", help="start only when the table is full")
     add_seat_options(parser)
     add_lang_argument(parser)

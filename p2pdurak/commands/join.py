@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from p2pdurak.netgame.session import NetSession
 
 HELP = ("join a game by its invite link (durak://HOST:PORT/GAME-ID#FINGERPRINT or HOST:PORT abcd-efgh-ijkl); "
-        "without one, the page or a prompt asks for it")
+        "without one, pick a table found on this network or paste a link (on the page or at a prompt)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from p2pdurak.netgame.cli_support import add_seat_options
 
     parser.add_argument("link", nargs="*",
-                        help="the invite link, or the short form HOST:PORT CODE (asked for when left out)")
+                        help="the invite link, or the short form HOST:PORT CODE (left out: pick a table found nearby)")
     add_seat_options(parser)
     add_lang_argument(parser)
     parser.add_argument("--no-shuffle-proofs", action="store_true",
@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.netgame.seat import PrintingListener, SeatRunner
     from p2pdurak.netgame.session import NetSession, play_seat
     from p2pdurak.randomness import SeededRng, system_rng
+    from p2pdurak.ui.nearby import ask_link_at_prompt
     from p2pdurak.ui.netfront import TerminalFrontEnd, ui_available
 
     link = " ".join(args.link) if args.link else None
@@ -69,8 +70,6 @@ def run(args: argparse.Namespace) -> int:
         raise LocalError("bad-timeout", "--censor-timeout must be above 0 seconds")
     if args.host_timeout is not None and not args.host_timeout > 0:
         raise LocalError("bad-timeout", "--host-timeout must be above 0 seconds")
-    if link is None and not args.resume and args.bot:
-        raise LocalError("bad-invite", "give the invite link (or --resume)")
     profile = profile_dir(args.profile)
     identity = load_or_create_identity(profile / "identity.key")
     rng = system_rng if args.seed is None else SeededRng(args.seed)
@@ -112,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         from p2pdurak.ui.terminal import ConsoleTerminal
 
         if client is None:
-            client = connect(ask_link_at_prompt())
+            client = connect(ask_link_at_prompt())  # the tables found on this network, or a pasted link
         terminal = ConsoleTerminal()
         front = TerminalFrontEnd(terminal)  # the terminal is the front end (netgame picks none itself)
 
@@ -127,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
         with terminal.keyboard():
             ending = run_trio(play, client)
     else:
-        assert client is not None  # a bot is given its link (checked above)
+        if client is None:  # a computer player picks from the list on stdin too (the tests drive it so)
+            client = connect(ask_link_at_prompt(say=functools.partial(print, flush=True)))
         ending = run_trio(run_seat, client, runner).ending
     if runner.genesis_bytes is None:
         raise LocalError(ending.reason, f"the game ended before it started ({ending.reason})")
@@ -146,38 +146,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 
-def ask_link_at_prompt(read: Callable[[str], str] = input, say: Callable[[str], None] = print) -> str:
-    """`join` with no link in the terminal: ask until a link parses (its error shown each time)."""
-    from p2pdurak import i18n_strings as S
-    from p2pdurak.errors import LocalError
-    from p2pdurak.i18n import _
-    from p2pdurak.net.links import InviteError, parse_invite
-
-    while True:
-        try:
-            text = read(_(S.JOIN_PROMPT)).strip()
-        except EOFError:
-            say("")
-            raise LocalError("bad-invite", "no invite link given") from None
-        if not text:
-            say(_(S.JOIN_LINK_FORMS))
-            continue
-        try:
-            parse_invite(text)
-        except InviteError as exc:
-            say(f"{_(S.JOIN_NOT_A_LINK)} {exc.message}")
-            continue
-        return text
-
-
 def _join_in_browser(args: argparse.Namespace, ui: str, join: Client | Callable[[str], Client], runner: SeatRunner,
                      session: NetSession) -> Ending | None:
     """The seat on a web page (`ui`: 'browser' opens it, 'web' only prints its URL); None: no browser could be
     opened, play in the terminal. `join` is the Client, or (no link given) what makes one from the page's link."""
+    from p2pdurak.net.nearby import multicast_allowed
     from p2pdurak.netgame.cli_support import run_trio
     from p2pdurak.web.front import seat_in_browser
+    from p2pdurak.web.lan import lan_finder
 
     main = functools.partial(seat_in_browser, join, runner, session, open_browser=ui == "browser",
+                             nearby=lan_finder if multicast_allowed() else None,
                              require_proofs=not args.no_shuffle_proofs, move_timeout=args.move_timeout)
     ending: Ending | None = run_trio(main)
     return ending

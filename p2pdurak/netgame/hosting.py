@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import secrets
 import socket
 from pathlib import Path
@@ -15,6 +16,9 @@ from p2pdurak.net.api import Ending, NetEvent
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
 from p2pdurak.net.links import format_short
+from p2pdurak.net.mdns import Announcer
+from p2pdurak.net.nearby import AdError, TableAd, multicast_allowed, options_text, parse_txt
+from p2pdurak.net.portmap import PortMapper
 from p2pdurak.netgame.cli_support import options_from_args, result_line, write_transcript
 from p2pdurak.netgame.frontend import INVITE, FrontEnd, PlayerFactory, Progress
 from p2pdurak.netgame.join import user_error
@@ -36,6 +40,14 @@ def lan_address() -> str:
         except OSError:
             return "127.0.0.1"
     return address
+
+
+def _lan_ipv4(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False  # a DNS name given with --advertise
+    return ip.version == 4 and not ip.is_loopback and not ip.is_unspecified
 
 
 class HostCommand:
@@ -137,7 +149,10 @@ class HostCommand:
                 nursery.start_soon(host_seat)
                 while side.client.seat is None and not failures:
                     await trio.sleep(0.01)  # the host's own seat is seated first: it is seat 0
-                self._announce(side)
+                address = self._announce(side)
+                if address is not None:
+                    nursery.start_soon(self._announce_on_lan, side, address)
+                    nursery.start_soon(self._map_port, side, address)
                 reads = session is not None or (not self.args.resume and not self.args.no_lobby_input)
                 if reads:
                     nursery.start_soon(self.front.pump)
@@ -156,11 +171,12 @@ class HostCommand:
             raise user_error(exc) from exc
         return endings[0]
 
-    def _announce(self, side: HostSide) -> None:
+    def _announce(self, side: HostSide) -> str | None:
+        """Print the invite (and show it on the front end); the address it carries (None: resumed, no invite)."""
         args = self.args
         if args.resume:
             self.say(f"resumed on port {side.port}; the seats reconnect by themselves")
-            return
+            return None
         address = args.advertise or (args.bind if args.bind not in ("0.0.0.0", "::") else lan_address())
         invite = side.server.invite(address, side.port)
         print(f"invite link: {invite.link()}", flush=True)  # even when quiet: nobody can join without it
@@ -168,6 +184,60 @@ class HostCommand:
         print(f"short form:  {short}", flush=True)
         self.front.lobby(Progress(INVITE, text=f"{invite.link()}\n{short}"))  # a page shows it (and a QR code)
         self.say(f"waiting for {args.seats - 1} player(s); press Enter to start with those seated")
+        return address
+
+    def _table_ad(self, side: HostSide, link: str) -> TableAd:
+        args, server = self.args, side.server
+        taken = min(max(len(server.connected), 1), args.seats)
+        options = options_text(self.spec.options, shuffle_proofs=self.spec.shuffle_proofs)
+        name = args.name or "Host"
+        return TableAd(name, taken, args.seats, server.phase != "lobby", options, link)
+
+    async def _announce_on_lan(self, side: HostSide, address: str) -> None:
+        """The table on the LAN by mDNS (unless --no-announce), its seats kept current until the table closes."""
+        if self.args.no_announce or not multicast_allowed():
+            return
+        if not _lan_ipv4(address):
+            self.say(f"not announced on the local network: {address} is not a LAN address (IPv4)")
+            return
+        link = side.server.invite(address, side.port).link()
+        try:
+            ad = parse_txt(self._table_ad(side, link).to_txt())  # what a joiner would refuse, we do not announce
+        except AdError as exc:  # our own name breaks a rule of the announcement: say so, host unlisted
+            self.say(f"not announced on the local network: {exc.message}")
+            return
+        announcer = Announcer(ad, side.server.game_id, address, side.port)
+        try:
+            await announcer.start()
+            self.say("announced on the local network (p2pdurak join with no link lists it)")
+            while True:
+                await trio.sleep(0.25)
+                await announcer.update(self._table_ad(side, link))
+        except OSError as exc:
+            self.say(f"not announced on the local network: {exc}")
+        finally:
+            with trio.move_on_after(3, shield=True):
+                await announcer.aclose()
+
+    async def _map_port(self, side: HostSide, address: str) -> None:
+        """UPnP (unless --no-upnp): a second invite, with the router's outside address, for friends elsewhere."""
+        if self.args.no_upnp or not multicast_allowed() or not _lan_ipv4(address):
+            return
+        mapper = PortMapper(side.port)
+        try:
+            attempt = await mapper.open()
+            mapping = attempt.mapping
+            if mapping is None:
+                self.say(f"no UPnP port mapping ({attempt.reason}): friends outside this network cannot reach us")
+                return
+            outside = side.server.invite(mapping.external_address, mapping.external_port).link()
+            print(f"invite link from outside this network (UPnP): {outside}", flush=True)
+            if mapping.behind_another_nat:
+                self.say(f"(the router's outside address {mapping.external_address} is not public: another NAT "
+                         "is in front of it)")
+            await trio.sleep_forever()
+        finally:
+            await mapper.aclose()
 
     async def _lobby_input(self, side: HostSide) -> None:
         """Enter starts the game with the players seated so far (at least 2). Stops reading once the lobby is

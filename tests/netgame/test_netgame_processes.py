@@ -74,8 +74,8 @@ def test_netgame_user_mistakes_are_one_line(tmp_path: Path) -> None:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        taken = cli("host", "--bot", "easy", "--bind", "127.0.0.1", "--port", str(port), "--profile",
-                    str(tmp_path / "c"), "--no-lobby-input")
+        taken = cli("host", "--no-announce", "--no-upnp", "--bot", "easy", "--bind", "127.0.0.1", "--port", str(port),
+                    "--profile", str(tmp_path / "c"), "--no-lobby-input")
     one_line_error(taken, "cannot-listen")
     one_line_error(cli("join", "--resume", "--bot", "easy", "--profile", str(tmp_path / "d")), "nothing-to-resume")
 
@@ -157,7 +157,8 @@ async def test_netgame_seat_process_killed_and_resumed(tmp_path: Path) -> None:
 async def test_netgame_host_process_killed_and_resumed(tmp_path: Path, in_flight: float) -> None:
     host_profile = tmp_path / "host"
     out = tmp_path / "host-out.dlog"
-    base = [*PY, "host", "--profile", str(host_profile), "--bot", "random", "--out", str(out), "--no-lobby-input"]
+    base = [*PY, "host", "--no-announce", "--no-upnp", "--profile", str(host_profile), "--bot", "random", "--out",
+            str(out), "--no-lobby-input"]
     first = await trio.lowlevel.open_process(
         [*base, "--seats", "2", "--deck", "24", "--seed", "6", "--bind", "127.0.0.1", "--no-shuffle-proofs"],
         stdout=subprocess.PIPE, env=ENV,
@@ -221,8 +222,8 @@ async def test_netgame_silent_joiner_host_writes_an_aborted_transcript(tmp_path:
     attest the silence, so `verify` shows the host's claim as unproven and names nobody the durak."""
     out = tmp_path / "aborted.dlog"
     host = await trio.lowlevel.open_process(
-        [*PY, "host", "--profile", str(tmp_path / "host"), "--bot", "random", "--out", str(out), "--no-lobby-input",
-         "--seats", "2", "--deck", "24", "--bind", "127.0.0.1", "--move-timeout", "2"],
+        [*PY, "host", "--no-announce", "--no-upnp", "--profile", str(tmp_path / "host"), "--bot", "random", "--out",
+         str(out), "--no-lobby-input", "--seats", "2", "--deck", "24", "--bind", "127.0.0.1", "--move-timeout", "2"],
         stdout=subprocess.PIPE, env=ENV,
     )
     output: list[str] = []

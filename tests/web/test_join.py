@@ -41,8 +41,9 @@ def _page(driver: Any) -> dict[str, Any]:
 def test_join_in_the_browser(tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    host = spawn(tmp_path, "host", "host", "--seats", "2", "--bot", "easy", "--bind", "127.0.0.1", "--advertise",
-                  "127.0.0.1", "--no-lobby-input", "--deck", "24", "--seed", "3", "--out", str(tmp_path / "h.dlog"))
+    host = spawn(tmp_path, "host", "host", "--no-announce", "--no-upnp", "--seats", "2", "--bot", "easy", "--bind",
+                 "127.0.0.1", "--advertise", "127.0.0.1", "--no-lobby-input", "--deck", "24", "--seed", "3", "--out",
+                 str(tmp_path / "h.dlog"))
     join = None
     try:
         link = line_of(host, r"invite link: (\S+)").group(1)
@@ -79,8 +80,9 @@ def test_host_in_the_browser(tmp_path: Path) -> None:
     """The host's lobby on the page (invite, QR code, seats), Start with two of three seats, then the game."""
     from selenium.webdriver.common.by import By
 
-    host = spawn(tmp_path, "host", "host", "--seats", "3", "--ui", "web", "--bind", "127.0.0.1", "--advertise",
-                 "127.0.0.1", "--deck", "24", "--name", "Anya", "--out", str(tmp_path / "h.dlog"))
+    host = spawn(tmp_path, "host", "host", "--no-announce", "--no-upnp", "--seats", "3", "--ui", "web", "--bind",
+                 "127.0.0.1", "--advertise", "127.0.0.1", "--deck", "24", "--name", "Anya", "--out",
+                 str(tmp_path / "h.dlog"))
     bot = None
     try:
         url = line_of(host, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)

@@ -14,10 +14,10 @@ from typing import Any
 import trio
 from trio_websocket import WebSocketConnection, open_websocket_url
 
-from p2pdurak.commands.join import ask_link_at_prompt
 from p2pdurak.errors import LocalError
 from p2pdurak.net.links import Invite, parse_invite
 from p2pdurak.rules import Options
+from p2pdurak.ui.nearby import ask_link_at_prompt
 from p2pdurak.web.front import WebFrontEnd
 from p2pdurak.web.nearby import NearbyTable, NearbyUpdate
 from p2pdurak.web.server import WebServer
@@ -165,7 +165,7 @@ async def test_join_page_in_the_browser() -> None:
 def test_prompt_asks_again_after_a_bad_link() -> None:
     answers = iter(["nonsense", "", f" {SHORT} "])
     said: list[str] = []
-    assert ask_link_at_prompt(lambda prompt: next(answers), said.append) == SHORT
+    assert ask_link_at_prompt(lambda prompt: next(answers), said.append, None) == SHORT
     assert said[0].startswith("That is not an invite link.") and "durak://" in said[1]
 
 

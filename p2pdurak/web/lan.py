@@ -1,0 +1,24 @@
+"""The join page's tables nearby from the local network: a NearbyFinder (p2pdurak.web.nearby) over the mDNS
+browser of p2pdurak.net.mdns, updated live while the page asks for a link. Only tables with a free seat are listed
+(a started or full table cannot be joined); what an announcement says is unauthenticated (SPEC.md 9.13)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import trio
+
+from p2pdurak.net.mdns import FoundTable, TableBrowser
+from p2pdurak.net.nearby import rules_options
+from p2pdurak.web.nearby import NearbyTable, NearbyUpdate
+
+
+def nearby_tables(found: Sequence[FoundTable]) -> list[NearbyTable]:
+    return [NearbyTable(t.ad.link, t.ad.name, t.ad.taken, t.ad.seats, rules_options(t.ad.options, t.ad.seats))
+            for t in found if t.ad.free > 0]
+
+
+async def lan_finder(update: NearbyUpdate) -> None:
+    """Runs until cancelled (the page got its link); every change of the list goes to `update`."""
+    async with TableBrowser(lambda found: update(nearby_tables(found))):
+        await trio.sleep_forever()

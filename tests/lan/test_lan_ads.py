@@ -1,0 +1,153 @@
+"""The announcement's TXT record (SPEC.md 9.13): what we write reads back; whatever arrives from the network is
+either a checked TableAd or an AdError with a reason (never another exception); the pick at `join`'s prompt."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from p2pdurak.errors import LocalError
+from p2pdurak.net.mdns import FoundTable
+from p2pdurak.net.nearby import NO_MULTICAST_ENV, AdError, TableAd, options_text, parse_txt, rules_options
+from p2pdurak.rules import Options
+from p2pdurak.ui.nearby import Finder, Read, Say, ask_link_at_prompt, describe
+
+LINK = "durak://192.168.1.20:4711/" + "0f" * 16 + "#" + "k3xq7bmape2d" * 2
+AD = TableAd("Anya", 1, 3, False, "36 transfer", LINK)
+
+
+def test_lan_ad_round_trip() -> None:
+    assert parse_txt(AD.to_txt()) == AD
+    pairs = Options(deck=52, players=6, cheating=True, teams="pairs")
+    started = TableAd("Вера ♠", 3, 6, True, options_text(pairs, shuffle_proofs=False), LINK)
+    assert parse_txt(started.to_txt()) == started
+    assert started.free == 0 and AD.free == 2
+    assert started.options == "52 cheating no-proofs teams-pairs"
+    transfer = Options(deck=24, transfer=True, show_trump=True, first_bout_five=True)
+    assert options_text(transfer) == "24 transfer show-trump five"
+
+
+@pytest.mark.parametrize(("field", "value", "reason"), [
+    (b"v", b"2", "other-version"),
+    (b"v", b"x", "bad-number"),
+    (b"n", b"", "bad-name"),
+    (b"n", b" Anya", "bad-name"),
+    (b"n", "Anya\u202eevil".encode(), "bad-name"),  # a bidi override would reorder the line on screen
+    (b"n", b"An\x1b[2Jya", "bad-name"),
+    (b"n", "A\u00a0B".encode(), "bad-name"),
+    (b"n", b"A" * 33, "bad-name"),
+    (b"n", b"A" * 97, "field-too-long"),
+    (b"n", b"\xc3", "not-utf8"),
+    (b"t", b"0", "bad-seats"),
+    (b"t", b"4", "bad-seats"),
+    (b"s", b"7", "bad-seats"),
+    (b"s", b"100", "field-too-long"),
+    (b"t", b"+1", "bad-number"),
+    (b"p", b"2", "bad-phase"),
+    (b"o", b"37", "bad-options"),
+    (b"o", b"36 Transfer", "bad-options"),
+    (b"o", b"36  transfer", "bad-options"),
+    (b"o", b"36 a b c d e f g h", "bad-options"),
+    (b"l", b"durak://192.168.1.20:4711 k3xq-7bma-pe2d", "bad-link"),
+    (b"l", b"192.168.1.20:4711 k3xq-7bma-pe2d", "bad-link"),
+    (b"l", b"http://example.com/", "bad-link"),
+    (b"l", None, "missing-field"),
+])
+def test_lan_ad_refused(field: bytes, value: bytes | None, reason: str) -> None:
+    props: dict[bytes, bytes | None] = {**AD.to_txt(), field: value}
+    with pytest.raises(AdError) as info:
+        parse_txt(props)
+    assert info.value.reason == reason
+
+
+def test_lan_ad_missing_and_extra_fields() -> None:
+    for key in AD.to_txt():
+        props = {k: v for k, v in AD.to_txt().items() if k != key}
+        with pytest.raises(AdError, match="missing-field"):
+            parse_txt(props)
+    extra: dict[bytes, bytes | None] = {**AD.to_txt(), b"x": b"future"}
+    assert parse_txt(extra) == AD  # a field we do not know is ignored (a later version may add some)
+    flood: dict[bytes, bytes | None] = {**AD.to_txt(), **{b"x%d" % i: b"" for i in range(10)}}
+    with pytest.raises(AdError, match="too-many-fields"):
+        parse_txt(flood)
+
+
+@given(st.dictionaries(st.binary(max_size=4), st.none() | st.binary(max_size=120), max_size=20),
+       st.dictionaries(st.sampled_from(list(AD.to_txt())), st.none() | st.binary(max_size=80)))
+def test_lan_ad_anything_from_the_network_is_checked(noise: dict[bytes, bytes | None],
+                                                      mutation: dict[bytes, bytes | None]) -> None:
+    for props in (noise, {**AD.to_txt(), **mutation}):
+        try:
+            ad = parse_txt(props)
+        except AdError:
+            continue
+        assert parse_txt(ad.to_txt()) == ad  # an accepted announcement is one we would have written
+
+
+def _finder(*rounds: tuple[TableAd, ...]) -> tuple[list[float], Finder]:
+    calls: list[float] = []
+
+    def find(seconds: float, say: Say) -> tuple[FoundTable, ...]:
+        calls.append(seconds)
+        ads = rounds[min(len(calls), len(rounds)) - 1]
+        return tuple(FoundTable(f"t{i}", ad) for i, ad in enumerate(ads))
+
+    return calls, find
+
+
+def _reader(*lines: str) -> Read:
+    queue = list(lines)
+
+    def read(prompt: str) -> str:
+        if not queue:
+            raise EOFError
+        return queue.pop(0)
+
+    return read
+
+
+def test_lan_pick_by_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(NO_MULTICAST_ENV, raising=False)
+    full = TableAd("Boris", 2, 2, False, "36", LINK.replace("4711", "4712"))
+    playing = TableAd("Olga", 2, 3, True, "36", LINK.replace("4711", "4713"))
+    said: list[str] = []
+    calls, find = _finder((), (full, playing, AD))
+    link = ask_link_at_prompt(_reader("", "7", "1", "2", "abc", "3"), said.append, find)
+    assert link == AD.link and len(calls) == 2  # only Enter looks again
+    text = "\n".join(said)
+    assert "No table found on this network." in text
+    assert "3. " + describe(AD) in said
+    assert describe(AD) == "Anya at 192.168.1.20:4711: 1 of 3 seated, 2 free; 36 transfer"
+    assert "2. Olga at 192.168.1.20:4713: playing; 36" in said
+    assert "There is no table 7." in text and "Boris's table has no free seat." in text
+    assert "Olga's table has no free seat." in text and "expected a durak:// link" in text
+    assert "Compare the table code aloud" in said[-1]
+
+
+def test_lan_pick_pasted_or_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(NO_MULTICAST_ENV, raising=False)
+    _, find = _finder((AD,))
+    pasted = ask_link_at_prompt(_reader(" 10.0.0.5:4711 k3xq-7bma-pe2d "), print, find)
+    assert pasted == "10.0.0.5:4711 k3xq-7bma-pe2d"
+    with pytest.raises(LocalError, match="no invite link given"):
+        ask_link_at_prompt(_reader(), print, find)
+
+
+def test_lan_pick_without_multicast(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(NO_MULTICAST_ENV, "1")
+    calls, find = _finder((AD,))
+    said: list[str] = []
+    assert ask_link_at_prompt(_reader("1", LINK), said.append, find) == LINK  # "1" is no link without a list
+    assert calls == []  # never browsed
+    assert said[0] == f"Looking for tables on this network is off ({NO_MULTICAST_ENV} is set)."
+    assert said[1].startswith("That is not an invite link.")
+
+
+def test_lan_options_short_form() -> None:
+    assert rules_options("36 transfer show-trump five cheating no-proofs", 3) == Options(
+        deck=36, players=3, transfer=True, show_trump=True, first_bout_five=True, cheating=True)
+    assert rules_options("52 teams-2v2", 4) == Options(deck=52, players=4, teams="2v2")
+    assert rules_options("52 teams-2v2", 3) is None  # not a game: listed without options
+    assert rules_options("36 later-option", 2) is None
+    assert rules_options("36 show-trump", 2) is None
