@@ -1,0 +1,74 @@
+"""UPnP against a real router: miniupnpd in a namespace of this test, between a home network and an outside one
+(NAT by nftables). `host` at home maps its port, prints the second invite link with the router's outside address;
+a seat outside joins with that link and the whole game verifies; the mapping is gone when the host has ended.
+Skipped where namespaces, miniupnpd or nft are missing (saying why)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from p2pdurak.net.nearby import NO_MULTICAST_ENV
+from tests.lan.netns import HomeRouter, home_behind_upnp_router, igd_skip_reason
+
+PY = [sys.executable, "-m", "p2pdurak"]
+
+
+@pytest.fixture
+def router(tmp_path: Path) -> Iterator[HomeRouter]:
+    reason = igd_skip_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    with home_behind_upnp_router(str(tmp_path)) as lan:
+        yield lan
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != NO_MULTICAST_ENV}  # inside our namespaces only
+    env.update(LANGUAGE="en", PYTHONUNBUFFERED="1")
+    return env
+
+
+def test_lan_upnp_maps_the_port_and_a_seat_outside_plays(router: HomeRouter, tmp_path: Path) -> None:
+    host = subprocess.Popen(router.argv(router.home, [*PY, "host", "--bot", "easy", "--deck", "24", "--no-announce",
+                                                      "--no-lobby-input", "--profile", str(tmp_path / "h"),
+                                                      "--out", str(tmp_path / "h.dlog")]),
+                            env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    seen: list[str] = []
+    try:
+        assert host.stdout is not None
+        inside = outside = None
+        for line in host.stdout:
+            seen.append(line)
+            if found := re.search(r"^invite link: (\S+)", line):
+                inside = found.group(1)
+            if found := re.search(r"^invite link from outside this network \(UPnP\): (\S+)", line):
+                outside = found.group(1)
+                break
+        assert inside is not None and outside is not None, "".join(seen)
+        port = int(inside.split("/")[2].rsplit(":", 1)[1])
+        assert inside.startswith(f"durak://{router.home_address}:{port}/")  # the LAN address stays in the first
+        assert outside == inside.replace(router.home_address, router.outside_address)  # same game, same key
+        assert f"dnat ip to {router.home_address}:{port}" in router.port_forwards()
+
+        join = subprocess.run(router.argv(router.outside, [*PY, "join", outside, "--bot", "easy", "--profile",
+                                                            str(tmp_path / "j"), "--out", str(tmp_path / "j.dlog")]),
+                              env=_env(), text=True, capture_output=True, timeout=180)
+        assert join.returncode == 0 and "result: the durak is" in join.stdout, join.stdout + join.stderr
+        rest, _ = host.communicate(timeout=60)
+        assert host.returncode == 0, "".join(seen) + rest
+        assert "not public" not in "".join(seen) + rest  # 11.22.33.1 counts as a public address
+        assert "dnat" not in router.port_forwards()  # the host removed the mapping before it ended
+        verified = subprocess.run([*PY, "verify", str(tmp_path / "h.dlog")], capture_output=True, text=True,
+                                  timeout=120)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+    finally:
+        if host.poll() is None:
+            host.terminate()
+            host.wait(10)
