@@ -56,6 +56,8 @@ def test_layers_the_package_keeps_every_contract(tmp_path: Path) -> None:
         ("netgame/seat.py", "import rich", "the network layers draw nothing on a screen"),
         ("netgame/hosting.py", "import zeroconf", "only the network layer speaks mDNS and UPnP"),
         ("web/front.py", "import miniupnpc", "only the network layer speaks mDNS and UPnP"),
+        ("net/mesh.py", "import libp2p", "only the libp2p transport"),
+        ("netgame/table.py", "import multiaddr", "only the libp2p transport"),
     ],
 )
 def test_layers_a_wrong_import_breaks_a_contract(tmp_path: Path, module: str, bad_import: str, contract: str) -> None:

@@ -195,7 +195,7 @@ async def open_table(plan: Plan, profile: Path, config: NetConfig = ADVERSARY_CO
         runner.client = client
         runners.append(runner)
         clients.append(client)
-    side = HostSide(server, app, host_runner, clients[0], listeners)
+    side = HostSide(server, app, host_runner, clients[0], list(listeners))
     table = AdversaryTable(plan, profile, config, identities, side, runners, clients, events)
     for s, runner in enumerate(runners):
         runner.listener = _HookListener(table, s)

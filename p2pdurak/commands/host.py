@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     parser.add_argument("--advertise", help="address to put in the invite (default: this machine's LAN address)")
+    parser.add_argument("--transport", choices=("tcp", "libp2p"), default="tcp",
+                        help="tcp (default: fastest where the seats reach this machine) or libp2p (Noise, relays "
+                             "and hole punching, for friends behind home routers; needs the p2p extra)")
     parser.add_argument("--move-timeout", type=float, default=120.0, help="seconds a seat may keep the game waiting")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not list the table on the local network (mDNS); joiners then need the link")
@@ -45,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.ui.terminal import ConsoleTerminal
 
     i18n.install(args.lang)
+    if args.transport == "libp2p":
+        from p2pdurak.net import p2p
+
+        p2p.require()  # a clear message, before anything runs, when libp2p is not installed
     terminal = ConsoleTerminal()  # the terminal is the front end (netgame picks none itself)
     result = None if args.bot else _host_in_browser(args)
     if result is None:

@@ -15,8 +15,9 @@ if TYPE_CHECKING:
     from p2pdurak.netgame.seat import SeatRunner
     from p2pdurak.netgame.session import NetSession
 
-HELP = ("join a game by its invite link (durak://HOST:PORT/GAME-ID#FINGERPRINT or HOST:PORT abcd-efgh-ijkl); "
-        "without one, pick a table found on this network or paste a link (on the page or at a prompt)")
+HELP = ("join a game by its invite link (durak://HOST:PORT/GAME-ID#FINGERPRINT, HOST:PORT abcd-efgh-ijkl, or a "
+        "durak+p2p:// link of a libp2p table); without one, pick a table found on this network or paste a link (on "
+        "the page or at a prompt)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-mesh", action="store_true",
                         help="no direct links to the other seats (a firewall that blocks incoming connections); the "
                              "host could then hide your moves from them unseen")
+    parser.add_argument("--p2p-listen", action="append", metavar="MULTIADDR",
+                        help="with a durak+p2p:// link: where this seat's libp2p node listens for the other seats "
+                             "(repeatable; default /ip4/0.0.0.0/tcp/0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     from p2pdurak.web.launch import add_ui_argument
 
@@ -88,9 +92,15 @@ def run(args: argparse.Namespace) -> int:
 
     def connect(link: str | None) -> Client:
         client = prepare_join(identity, name, link, profile, runner, resume=args.resume, observer=observer,
-                              config=config, mesh=not args.no_mesh)
+                              config=config, mesh=not args.no_mesh, p2p_listen=args.p2p_listen)
+        invite = client.invite
+        if invite.is_p2p:
+            from p2pdurak.net import p2p
+
+            p2p.require()  # a clear message, before anything runs, when libp2p is not installed
         if not args.quiet:
-            print(f"joining {client.invite.host}:{client.invite.port} as {client.name}", flush=True)
+            where = f"peer {invite.peer_id}" if invite.is_p2p else f"{invite.host}:{invite.port}"
+            print(f"joining {where} as {client.name}", flush=True)
         return client
 
     from p2pdurak import i18n

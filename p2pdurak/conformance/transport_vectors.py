@@ -202,7 +202,16 @@ def _valid_messages(h: Hellos) -> list[tuple[str, str, m.Message]]:
         ("Relay", "R-NET-72", m.Relay(cargo)),
         ("RelayReject", "R-NET-72", m.RelayReject(cargo)),
         ("Direct", "R-NET-72", m.Direct(cargo)),
+        ("MeshMultiaddrs with one TCP address", "R-NET-90", m.MeshMultiaddrs((b"/ip4/192.168.1.20/tcp/4001",))),
+        ("MeshMultiaddrs with a direct and a relay circuit address", "R-NET-90",
+         m.MeshMultiaddrs((b"/ip4/192.168.1.20/tcp/4001", _CIRCUIT))),
+        ("MultiaddrPeers with no peer", "R-NET-90", m.MultiaddrPeers(())),
+        ("MultiaddrPeers of two seats", "R-NET-90",
+         m.MultiaddrPeers((m.PeerMultiaddrs(1, (_CIRCUIT,)), m.PeerMultiaddrs(2, (b"/ip6/::1/tcp/1", _CIRCUIT))))),
     ]  # fmt: skip
+
+
+_CIRCUIT = b"/ip4/203.0.113.1/tcp/4001/p2p/12D3KooWJWoaqZhDaoEFshF7Rh1bpY9ohihFhzcW6d69Lr2NASuq/p2p-circuit"
 
 
 def _invalid_messages(h: Hellos) -> list[tuple[str, str, bytes, str]]:
@@ -293,6 +302,15 @@ def _invalid_messages(h: Hellos) -> list[tuple[str, str, bytes, str]]:
         ("Peers of 256 peers (at most 255)", "9.2", encode_value([0x72, [peer(i % 6, v4, 5) for i in range(256)]]),
          "bad-field"),
         ("Peers whose list is a bin", "R-WIRE-10", encode_value([0x72, b""]), "bad-field"),
+        ("a MeshMultiaddrs with no address", "9.2", encode_value([0x7B, []]), "bad-field"),
+        ("a MeshMultiaddrs with 9 addresses (at most 8)", "9.2", encode_value([0x7B, [_CIRCUIT] * 9]), "bad-field"),
+        ("a MeshMultiaddrs whose address has 256 bytes", "9.2", encode_value([0x7B, [b"/" * 256]]), "bad-field"),
+        ("a MeshMultiaddrs whose address is a str", "R-WIRE-10", encode_value([0x7B, ["/ip4/1.2.3.4/tcp/1"]]),
+         "bad-field"),
+        ("a bare PeerMultiaddrs (it only travels inside MultiaddrPeers)", "9.2",
+         encode_value([0x7C, 1, [_CIRCUIT]]), "unexpected-type"),
+        ("a PeerMultiaddrs of seat 256 inside MultiaddrPeers", "9.2", encode_value([0x7D, [[0x7C, 256, [_CIRCUIT]]]]),
+         "bad-field"),
     ]  # fmt: skip
 
 

@@ -21,15 +21,6 @@ def ip_from_bytes(data: bytes) -> str:
     return str(ipaddress.ip_address(data))
 
 
-def peer_address(stream: trio.SocketStream) -> str:
-    """The remote IP address of a connection ("" if the socket no longer knows it)."""
-    try:
-        name = stream.socket.getpeername()
-    except OSError:
-        return ""
-    return str(name[0]) if isinstance(name, tuple) else str(name)
-
-
 def local_address(fs: FramedStream) -> str:
     """Our side's IP address of a link: where the other seats can reach this machine."""
     stream = fs.stream
@@ -40,4 +31,5 @@ def local_address(fs: FramedStream) -> str:
             return "127.0.0.1"
         if isinstance(name, tuple):
             return str(name[0])
-    return "127.0.0.1"
+    local_ip = getattr(stream, "local_ip", None)  # a libp2p stream: our IP towards the other end
+    return local_ip if isinstance(local_ip, str) else "127.0.0.1"

@@ -12,6 +12,7 @@ relays to the host what they send, and ticks the app so it can time the host out
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 import trio
 
@@ -19,7 +20,7 @@ from p2pdurak import PROTOCOL_VERSION
 from p2pdurak.crypto.identity import Identity, fingerprint
 from p2pdurak.errors import LocalError
 from p2pdurak.net import messages as m
-from p2pdurak.net.addresses import ip_to_bytes, local_address
+from p2pdurak.net.addresses import local_address
 from p2pdurak.net.api import ClientApp, Ending, NetEvent, Observer, ignore_event
 from p2pdurak.net.backoff import Backoff, Jitter, system_jitter
 from p2pdurak.net.config import NetConfig
@@ -29,10 +30,12 @@ from p2pdurak.net.links import Invite
 from p2pdurak.net.mesh import Mesh, MeshApp
 from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
+from p2pdurak.net.tcp import TCP
+from p2pdurak.net.transport import DIRECT, Transport, check_transport_key, stream_path
 from p2pdurak.wire import text_charset
 
 # Faults that a reconnect cannot cure: the party at the address is not the host of the invite.
-FATAL_REASONS = frozenset({"wrong-host-key", "wrong-game", "bad-hello", "bad-version"})
+FATAL_REASONS = frozenset({"wrong-host-key", "wrong-transport-key", "wrong-game", "bad-hello", "bad-version"})
 
 
 class Client:
@@ -55,6 +58,8 @@ class Client:
         has_genesis: bool = False,
         mesh: bool = True,
         mesh_ip: str | None = None,
+        transport: Transport | None = None,
+        p2p_listen: Sequence[str] | None = None,
     ) -> None:
         if not 1 <= len(name.encode("utf-8", "replace")) <= 64 or text_charset(name) is not None:
             raise LocalError("bad-name", "a display name is 1..64 bytes of printable text, no outer spaces")
@@ -80,11 +85,16 @@ class Client:
         self._leaving = False
         self._wake = trio.Event()
         self._stream: FramedStream | None = None
+        self.transport = transport or TCP
+        # a libp2p invite and no libp2p transport given: run() opens a node listening here for its lifetime
+        self.p2p_listen = tuple(p2p_listen or ("/ip4/0.0.0.0/tcp/0",))
+        self.path = DIRECT  # how the connection to the host runs (direct, hole-punched or relayed)
         self.mesh_ip = mesh_ip  # where our mesh listener listens and what we announce (None: our side of the link)
         self.mesh: Mesh | None = None
         if mesh and isinstance(app, MeshApp):
+            # (the observer through self: a caller may set it later)
             self.mesh = Mesh(identity, name, app, config=self.config, observer=lambda e: self.observer(e),
-                             jitter=jitter)  # (through self: a caller may set the observer later)
+                             jitter=jitter, transport=self.transport, advertise_ip=mesh_ip)
 
     # ----------------------------------------------------------------- the game side's controls
 
@@ -106,6 +116,12 @@ class Client:
             self._outbox.append(m.Relay(move).encode())
             self._wake.set()
 
+    def use_transport(self, transport: Transport) -> None:
+        """Run over `transport` from now on (a libp2p node is opened once the trio loop runs, after construction)."""
+        self.transport = transport
+        if self.mesh is not None:
+            self.mesh.transport = transport
+
     def leave(self) -> None:
         """Say bye and stop (no reconnect)."""
         self._leaving = True
@@ -119,6 +135,15 @@ class Client:
     # ----------------------------------------------------------------- running
 
     async def run(self) -> Ending:
+        if self.invite.is_p2p and self.transport.kind != "libp2p":
+            from p2pdurak.net.p2p import open_p2p_node
+
+            async with open_p2p_node(self.identity, self.p2p_listen) as node:
+                self.use_transport(node)
+                return await self._run()
+        return await self._run()
+
+    async def _run(self) -> Ending:
         app = self.app
         if not isinstance(app, MeshApp):
             return await self._run_host_link()
@@ -141,9 +166,9 @@ class Client:
         while True:
             try:
                 with trio.move_on_after(self.config.connect_timeout) as connect_scope:
-                    raw = await trio.open_tcp_stream(self.invite.host, self.invite.port)
+                    raw = await self.transport.connect(self.invite)
                 if connect_scope.cancelled_caught:
-                    raise ConnectionClosed("connect-timeout", "TCP connect timed out")
+                    raise ConnectionClosed("connect-timeout", "connect timed out")
             except OSError as exc:
                 self.observer(NetEvent("reconnecting", self.seat, "connection-refused"))
                 del exc
@@ -176,6 +201,7 @@ class Client:
     async def _connection(self, fs: FramedStream) -> Ending:
         await self._handshake(fs)
         self.connected = True
+        self.path = stream_path(fs.stream)
         self.connections += 1
         self.backoff.reset()
         self.observer(NetEvent("connected", self.seat, ""))
@@ -188,9 +214,8 @@ class Client:
         """Tell the host where our mesh listener is, once it is up (on every connection: the host may be new)."""
         assert mesh is not None
         await mesh.listening.wait()
-        if mesh.port:
-            ip = ip_to_bytes(self.mesh_ip) if self.mesh_ip and self.mesh_ip not in ("0.0.0.0", "::") else b""
-            self._outbox.append(m.MeshAddress(ip, mesh.port).encode())
+        if mesh.port and mesh.announcement is not None:
+            self._outbox.append(mesh.announcement.encode())
             self._wake.set()
         await trio.sleep_forever()
 
@@ -204,6 +229,7 @@ class Client:
                 raise NetFault("bad-version", f"host speaks version {challenge.version}")
             if not self.invite.accepts(fingerprint(challenge.host_key), challenge.game_id):
                 raise NetFault("wrong-host-key", "the host's key or game id does not match the invite")
+            check_transport_key(fs.stream, challenge.host_key)
             if self.host_key is not None and challenge.host_key != self.host_key:
                 raise NetFault("wrong-host-key", "the host's key changed")
             if self.game_id is not None and challenge.game_id != self.game_id:
@@ -279,6 +305,9 @@ class Client:
             elif isinstance(message, m.Peers):
                 if self.mesh is not None:
                     self.mesh.set_peers(message.peers)
+            elif isinstance(message, m.MultiaddrPeers):
+                if self.mesh is not None:
+                    self.mesh.set_multiaddr_peers(message.peers)
             elif isinstance(message, m.RelayReject):
                 if isinstance(self.app, MeshApp):
                     self.app.on_relay_reject(message.reject)

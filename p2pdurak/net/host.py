@@ -17,15 +17,16 @@ from p2pdurak import PROTOCOL_VERSION
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError, PeerFault
 from p2pdurak.net import messages as m
-from p2pdurak.net.addresses import ip_to_bytes, peer_address
+from p2pdurak.net.addresses import ip_to_bytes
 from p2pdurak.net.api import HostApp, NetEvent, Observer, SeatInfo, ignore_event
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
-from p2pdurak.net.links import Invite
+from p2pdurak.net.links import MAX_MULTIADDRS, Invite, peer_id_of_key
 from p2pdurak.net.slots import HelloSlots, hello_in_slot
 from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
+from p2pdurak.net.transport import check_transport_key, remote_address, stream_path
 
 LOBBY, SIGNING, SESSION, CLOSED = "lobby", "signing", "session", "closed"
 _BATCH_BYTES = 65536
@@ -42,6 +43,7 @@ class _Conn:
         "fs",
         "key",
         "mesh",
+        "mesh_p2p",
         "name",
         "outbox",
         "scope",
@@ -54,6 +56,7 @@ class _Conn:
         self.fs = fs
         self.address = address  # the peer's IP as this host sees it
         self.mesh: tuple[bytes, int] | None = None  # its mesh listener (ip, port), announced with MeshAddress
+        self.mesh_p2p: tuple[bytes, ...] | None = None  # its libp2p mesh multiaddrs, announced with MeshMultiaddrs
         self.key = key
         self.name = name
         self.seat: int | None = None
@@ -108,6 +111,7 @@ class HostServer:
         self._signatures: dict[int, bytes] = {}
         self._moves_seen: dict[int, int] = {}
         self._mesh: dict[int, m.PeerAddress] = {}  # seat -> its mesh listener (9.11)
+        self._mesh_p2p: dict[int, m.PeerMultiaddrs] = {}  # seat -> its libp2p mesh addresses (9.14)
         self._done: set[int] = set()  # seats that were sent everything and the final frame
         self._deadlines: dict[int, float] = {}
         self._armed = 0  # wait_for calls so far (a re-arm inside submit must survive the author's clock stop)
@@ -140,6 +144,11 @@ class HostServer:
 
     def invite(self, address: str, port: int) -> Invite:
         return Invite(address, port, self.identity.fingerprint(), self.game_id)
+
+    def p2p_invite(self, multiaddrs: Sequence[str]) -> Invite:
+        """The libp2p invite: our peer id (from our key) and where our node is reached (9.14)."""
+        return Invite("", 0, self.identity.fingerprint(), self.game_id, peer_id=peer_id_of_key(self.identity.public),
+                      multiaddrs=tuple(multiaddrs)[:MAX_MULTIADDRS])
 
     def start(self) -> None:
         """Close the lobby: the seated players, in arrival order, form the roster; the signing round begins."""
@@ -202,13 +211,19 @@ class HostServer:
             c.wake.set()
         self.closed.set()
 
+    def paths(self) -> dict[int, str]:
+        """How each connected seat reaches the host: direct, hole-punched or relayed (seat numbers of the roster,
+        or of the lobby before the start)."""
+        conns = self._conns if self.phase != LOBBY else dict(enumerate(self._lobby))
+        return {seat: stream_path(c.fs.stream) for seat, c in conns.items()}
+
     @property
     def connected(self) -> frozenset[int]:
         return frozenset(self._conns) if self.phase != LOBBY else frozenset(range(len(self._lobby)))
 
     # ----------------------------------------------------------------- serving
 
-    async def serve(self, listeners: Sequence[trio.SocketListener]) -> None:
+    async def serve(self, listeners: Sequence[trio.abc.Listener[trio.abc.Stream]]) -> None:
         """Accept connections until the game is over (and every seat has been sent all of it) or aborted."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(trio.serve_listeners, self._handle, list(listeners))
@@ -244,9 +259,9 @@ class HostServer:
             entries = self.app.on_silent(seat)
             self._extend(entries)  # even if on_silent called finish(): the abort entry still goes out first
 
-    async def _handle(self, stream: trio.SocketStream) -> None:
+    async def _handle(self, stream: trio.abc.Stream) -> None:
         fs = FramedStream(stream, self.config)
-        address = peer_address(stream)
+        address = remote_address(stream)
         conn: _Conn | None = None
         try:
             conn = await hello_in_slot(self._slots, address, lambda: self._hello(fs, address),
@@ -272,6 +287,7 @@ class HostServer:
                 raise NetFault("unexpected-message", "expected hello")
             args = (self.game_id, self.identity.public, challenge, hello.key, hello.challenge)
             check_hello(hello.signature, b"client", *args)
+            check_transport_key(fs.stream, hello.key)
             await fs.send(m.Welcome(sign_hello(self.identity, b"server", *args)).encode())
             join = m.decode(await fs.receive(timeout))
             if not isinstance(join, m.Join):
@@ -313,8 +329,8 @@ class HostServer:
         self._conns[seat] = conn
         self._done.discard(seat)
         self._send(conn, m.Seated(seat, len(self.roster), len(self.roster), self._moves_seen.get(seat, 0)))
-        if self.phase in (SESSION, CLOSED) and self._mesh:
-            self._send(conn, self._peers())
+        if self.phase in (SESSION, CLOSED):
+            self._send_peers(conn)
         if self.phase == SIGNING and seat not in self._signatures and self.genesis is not None:
             self._send(conn, m.GenesisToSign(self.genesis))
         if self.phase == CLOSED:
@@ -414,6 +430,11 @@ class HostServer:
             if isinstance(message, m.MeshAddress):  # (also in the lobby: the seat is known at the start)
                 self._mesh_address(conn, message)
                 continue
+            if isinstance(message, m.MeshMultiaddrs):
+                conn.mesh_p2p = message.addrs
+                if conn.seat is not None and self._conns.get(conn.seat) is conn:
+                    self._register_mesh(conn.seat, conn)
+                continue
             if conn.seat is None or self._conns.get(conn.seat) is not conn:
                 raise NetFault("unexpected-message", f"{type(message).__name__} in the lobby", seat=conn.seat)
             if isinstance(message, m.GenesisSignature):
@@ -492,24 +513,25 @@ class HostServer:
             self._register_mesh(conn.seat, conn)
 
     def _register_mesh(self, seat: int, conn: _Conn) -> None:
-        if conn.mesh is None:
-            return
-        address = m.PeerAddress(seat, *conn.mesh)
-        if self._mesh.get(seat) == address:
-            return
-        self._mesh[seat] = address
-        if self.phase in (SESSION, CLOSED):
+        changed = False
+        if conn.mesh is not None and self._mesh.get(seat) != (address := m.PeerAddress(seat, *conn.mesh)):
+            self._mesh[seat] = address
+            changed = True
+        if conn.mesh_p2p is not None and self._mesh_p2p.get(seat) != (p2p := m.PeerMultiaddrs(seat, conn.mesh_p2p)):
+            self._mesh_p2p[seat] = p2p
+            changed = True
+        if changed and self.phase in (SESSION, CLOSED):
             self._announce_peers()
 
     def _announce_peers(self) -> None:
-        if not self._mesh:
-            return
-        peers = self._peers()
         for c in self._conns.values():
-            self._send(c, peers)
+            self._send_peers(c)
 
-    def _peers(self) -> m.Peers:
-        return m.Peers(tuple(self._mesh[s] for s in sorted(self._mesh)))
+    def _send_peers(self, conn: _Conn) -> None:
+        if self._mesh:
+            self._send(conn, m.Peers(tuple(self._mesh[s] for s in sorted(self._mesh))))
+        if self._mesh_p2p:
+            self._send(conn, m.MultiaddrPeers(tuple(self._mesh_p2p[s] for s in sorted(self._mesh_p2p))))
 
     def _relay(self, conn: _Conn, message: m.Relay) -> None:
         if self.phase != SESSION:
@@ -525,6 +547,10 @@ async def open_listeners(host: str = "127.0.0.1", port: int = 0) -> list[trio.So
     return await trio.open_tcp_listeners(port, host=host)
 
 
-def listener_port(listeners: Sequence[trio.SocketListener]) -> int:
-    port: int = listeners[0].socket.getsockname()[1]
-    return port
+def listener_port(listeners: Sequence[trio.abc.Listener[trio.abc.Stream]]) -> int:
+    """The TCP port of the first TCP listener (0: none)."""
+    for listener in listeners:
+        if isinstance(listener, trio.SocketListener):
+            port: int = listener.socket.getsockname()[1]
+            return port
+    return 0

@@ -2,6 +2,7 @@
 
 link:  durak://HOST:PORT/GAME-ID#FINGERPRINT   (GAME-ID: 32 hex digits; FINGERPRINT: 24 base32 characters)
 short: HOST:PORT abcd-efgh-ijkl                 (the first 12 characters of the fingerprint, in groups of 4)
+libp2p: durak+p2p://PEER-ID/GAME-ID?addr=MULTIADDR&addr=...#FINGERPRINT   (the host's peer id and multiaddrs)
 """
 
 from __future__ import annotations
@@ -13,9 +14,15 @@ import ipaddress
 import re
 from dataclasses import dataclass
 
+from p2pdurak.crypto.identity import fingerprint
 from p2pdurak.errors import LocalError
 
 SCHEME = "durak://"
+P2P_SCHEME = "durak+p2p://"
+MAX_MULTIADDRS = 8
+_MULTIADDR = re.compile(r"^/[A-Za-z0-9./:_-]{1,250}$")
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_ED25519_PEER_ID_PREFIX = bytes((0x00, 0x24, 0x08, 0x01, 0x12, 0x20))  # identity multihash of an Ed25519 key
 GAME_ID_BYTES = 16
 FINGERPRINT_CHARS = 24
 SHORT_FINGERPRINT_CHARS = 12
@@ -40,6 +47,12 @@ class Invite:
     port: int
     fingerprint: str  # the host key's fingerprint, or its first SHORT_FINGERPRINT_CHARS characters
     game_id: bytes | None = None
+    peer_id: str = ""  # libp2p: the host's peer id (host and port are then empty)
+    multiaddrs: tuple[str, ...] = ()  # libp2p: where the host's node is reached, relay circuits included
+
+    @property
+    def is_p2p(self) -> bool:
+        return bool(self.peer_id)
 
     @property
     def is_short(self) -> bool:
@@ -54,9 +67,13 @@ class Invite:
     def link(self) -> str:
         if self.game_id is None or self.is_short:
             raise LocalError("bad-invite", "a short invite cannot be written as a full link")
+        if self.is_p2p:
+            return format_p2p_link(self.peer_id, self.multiaddrs, self.game_id, self.fingerprint)
         return format_link(self.host, self.port, self.game_id, self.fingerprint)
 
     def short(self) -> str:
+        if self.is_p2p:
+            raise LocalError("bad-invite", "a libp2p invite has no short form: share the whole link")
         return format_short(self.host, self.port, self.fingerprint)
 
 
@@ -139,9 +156,77 @@ def format_short(host: str, port: int, fingerprint: str) -> str:
     return f"{_host_text(_normal_host(host))}:{port} {groups}"
 
 
+def key_of_peer_id(peer_id: str) -> bytes:
+    """The Ed25519 public key inside a libp2p peer id (base58btc of the identity multihash of the key)."""
+    number = 0
+    for char in peer_id:
+        digit = _BASE58.find(char)
+        if digit < 0:
+            raise InviteError(f"the peer id is not base58: {peer_id!r}")
+        number = number * 58 + digit
+    data = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    data = b"\x00" * (len(peer_id) - len(peer_id.lstrip("1"))) + data
+    if len(data) != len(_ED25519_PEER_ID_PREFIX) + 32 or not data.startswith(_ED25519_PEER_ID_PREFIX):
+        raise InviteError(f"not the peer id of an Ed25519 key: {peer_id!r}")
+    return data[len(_ED25519_PEER_ID_PREFIX) :]
+
+
+def peer_id_of_key(key: bytes) -> str:
+    """The libp2p peer id of an Ed25519 public key (the inverse of key_of_peer_id)."""
+    if len(key) != 32:
+        raise LocalError("bad-key", "an Ed25519 public key is 32 bytes")
+    data = _ED25519_PEER_ID_PREFIX + key
+    number = int.from_bytes(data, "big")
+    text = ""
+    while number:
+        number, digit = divmod(number, 58)
+        text = _BASE58[digit] + text
+    return "1" * (len(data) - len(data.lstrip(b"\x00"))) + text
+
+
+def _check_multiaddr(text: str) -> str:
+    if not _MULTIADDR.match(text) or "/p2p/" in text.rsplit("/p2p-circuit", 1)[-1]:
+        raise InviteError(f"not a multiaddr of the host (without its /p2p/ part): {text!r}")
+    return text
+
+
+def format_p2p_link(peer_id: str, multiaddrs: tuple[str, ...], game_id: bytes, fingerprint: str) -> str:
+    if len(game_id) != GAME_ID_BYTES:
+        raise LocalError("bad-invite", "the game id must be 16 bytes")
+    fp = _check_fingerprint(fingerprint, short=False)
+    key_of_peer_id(peer_id)
+    if not 1 <= len(multiaddrs) <= MAX_MULTIADDRS:
+        raise LocalError("bad-invite", f"a libp2p invite carries 1..{MAX_MULTIADDRS} multiaddrs")
+    query = "&".join(f"addr={_check_multiaddr(a)}" for a in multiaddrs)
+    return f"{P2P_SCHEME}{peer_id}/{game_id.hex()}?{query}#{fp}"
+
+
+def _parse_p2p_link(rest: str) -> Invite:
+    head, hash_sign, fp_text = rest.partition("#")
+    path, question, query = head.partition("?")
+    peer_id, slash, game_text = path.partition("/")
+    if not hash_sign or not question or not slash:
+        raise InviteError(f"expected {P2P_SCHEME}PEER-ID/GAME-ID?addr=MULTIADDR#FINGERPRINT")
+    fp = _check_fingerprint(fp_text, short=False)
+    key = key_of_peer_id(peer_id)
+    if fingerprint(key) != fp:
+        raise InviteError("the peer id and the key fingerprint of the link name different keys")
+    addrs: list[str] = []
+    for part in query.split("&"):
+        name, equals, value = part.partition("=")
+        if name != "addr" or not equals:
+            raise InviteError(f"expected addr=MULTIADDR in the link, got {part!r}")
+        addrs.append(_check_multiaddr(value))
+    if not 1 <= len(addrs) <= MAX_MULTIADDRS:
+        raise InviteError(f"a libp2p link carries 1..{MAX_MULTIADDRS} addresses")
+    return Invite("", 0, fp, parse_game_id(game_text), peer_id=peer_id, multiaddrs=tuple(addrs))
+
+
 def parse_invite(text: str) -> Invite:
-    """Either form. Raises InviteError (a LocalError with reason bad-invite) with a message a person can act on."""
+    """Any form. Raises InviteError (a LocalError with reason bad-invite) with a message a person can act on."""
     t = text.strip()
+    if t.lower().startswith(P2P_SCHEME):
+        return _parse_p2p_link(t[len(P2P_SCHEME) :])
     if t.lower().startswith(SCHEME):
         rest = t[len(SCHEME) :]
         address, slash, tail = rest.partition("/")

@@ -11,8 +11,7 @@ link is dialled again (SPEC.md 9.11).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import trio
@@ -21,7 +20,7 @@ from p2pdurak import PROTOCOL_VERSION
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import PeerFault
 from p2pdurak.net import messages as m
-from p2pdurak.net.addresses import ip_from_bytes, peer_address
+from p2pdurak.net.addresses import ip_from_bytes
 from p2pdurak.net.api import NetEvent, Observer, ignore_event
 from p2pdurak.net.backoff import Backoff, Jitter, system_jitter
 from p2pdurak.net.config import NetConfig
@@ -30,6 +29,8 @@ from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
 from p2pdurak.net.slots import HelloSlots, hello_in_slot
 from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
+from p2pdurak.net.tcp import TCP
+from p2pdurak.net.transport import MeshEndpoint, Transport, check_transport_key, remote_address, stream_path
 
 RECENT_MOVES = 8  # own moves kept for a link that comes up late (a seat has at most one unlogged move at a time)
 
@@ -75,12 +76,6 @@ class MeshApp(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class Endpoint:
-    ip: str
-    port: int
-
-
 class Mesh:
     """One seat's side of the mesh. Run `run()` in a task for the life of the seat's connection; call `listen(ip)`
     once the seat knows its own address, `set_peers` on every Peers message, `set_game` once seated, and
@@ -95,7 +90,11 @@ class Mesh:
         config: NetConfig | None = None,
         observer: Observer = ignore_event,
         jitter: Jitter = system_jitter,
+        transport: Transport | None = None,
+        advertise_ip: str | None = None,
     ) -> None:
+        self.transport = transport or TCP
+        self.advertise_ip = advertise_ip
         self.identity = identity
         self.name = name
         self.app = app
@@ -104,8 +103,10 @@ class Mesh:
         self.jitter = jitter
         self.seat: int | None = None
         self.game_id: bytes | None = None
-        self.port: int | None = None  # our listener's port once it is up
-        self.endpoints: dict[int, Endpoint] = {}
+        self.port: int | None = None  # our listener's port once it is up (0: none could be opened)
+        self.announcement: m.Message | None = None  # what tells the host where our listener is
+        self.endpoints: dict[int, MeshEndpoint] = {}
+        self.paths: dict[int, str] = {}  # seat -> how its live link runs: direct, hole-punched or relayed
         self.links: dict[int, FramedStream] = {}  # seat -> its live link
         self._outboxes: dict[int, deque[bytes]] = {}
         self._wakes: dict[int, trio.Event] = {}
@@ -116,8 +117,6 @@ class Mesh:
         self._slots = HelloSlots(self.config.max_unauthenticated, self.config.max_unauthenticated_per_address)
         self.listening = trio.Event()
         self.direct_from: dict[int, int] = {}  # moves received over the mesh, per sending seat (tests, conformance)
-        # how a link to another seat's listener is opened (a benchmark routes it through a delaying proxy)
-        self.dial: Callable[[str, int], Awaitable[trio.SocketStream]] = trio.open_tcp_stream
 
     # ----------------------------------------------------------------- controls
 
@@ -134,9 +133,15 @@ class Mesh:
     def set_peers(self, peers: Sequence[m.PeerAddress]) -> None:
         for p in peers:
             try:
-                self.endpoints[p.seat] = Endpoint(ip_from_bytes(p.ip), p.port)
+                self.endpoints[p.seat] = MeshEndpoint(ip_from_bytes(p.ip), p.port)
             except NetFault:
                 self.observer(NetEvent("mesh", p.seat, "mesh-bad-address"))
+        self._changed.set()
+
+    def set_multiaddr_peers(self, peers: Sequence[m.PeerMultiaddrs]) -> None:
+        """The libp2p form of set_peers (9.14): each seat's multiaddrs; its peer id is its roster key's."""
+        for p in peers:
+            self.endpoints[p.seat] = MeshEndpoint(multiaddrs=p.addrs)
         self._changed.set()
 
     def roster_known(self) -> None:
@@ -186,24 +191,31 @@ class Mesh:
 
     async def _open_listener(self, nursery: trio.Nursery, ip: str) -> None:
         try:
-            listeners = await trio.open_tcp_listeners(0, host=ip)
+            listening = await self.transport.open_mesh_listener(ip, self.advertise_ip)
         except OSError as exc:
             self._bind = None
             self.port = 0  # no listener: the other seats cannot dial us; we still dial them
             self.observer(NetEvent("mesh", None, f"mesh-listen-failed-{exc.errno or 0}"))
+            self.listening.set()
             return
-        self.port = listeners[0].socket.getsockname()[1]
-        nursery.start_soon(trio.serve_listeners, self._accept, listeners)
+        self.port = 1
+        listener = listening.listeners[0]
+        if isinstance(listener, trio.SocketListener):
+            self.port = listener.socket.getsockname()[1]
+        self.announcement = listening.announcement
+        nursery.start_soon(trio.serve_listeners, self._accept, list(listening.listeners))
         self.listening.set()
 
     async def _dial_forever(self, seat: int) -> None:
         backoff = Backoff(self.config.backoff_initial, self.config.backoff_cap, self.jitter)
         while True:
             endpoint = self.endpoints[seat]
-            raw: trio.SocketStream | None = None
+            roster = self.app.mesh_roster()
+            raw: trio.abc.Stream | None = None
             with trio.move_on_after(self.config.connect_timeout):
                 try:
-                    raw = await self.dial(endpoint.ip, endpoint.port)
+                    if roster is not None:
+                        raw = await self.transport.connect_mesh(endpoint, roster[seat])
                 except OSError:
                     raw = None
             if raw is not None:
@@ -230,6 +242,7 @@ class Mesh:
                 raise NetFault("wrong-game", "the seat serves another game or version", seat=seat)
             if challenge.host_key != roster[seat]:
                 raise NetFault("wrong-key", "the listener's key is not the roster's key of that seat", seat=seat)
+            check_transport_key(fs.stream, challenge.host_key, seat)
             mine = fresh_challenge()
             args = (game_id, challenge.host_key, challenge.challenge, self.identity.public, mine)
             sig = sign_hello(self.identity, b"mesh-client", *args)
@@ -239,11 +252,11 @@ class Mesh:
                 raise NetFault("unexpected-message", "expected welcome", seat=seat)
             check_hello(welcome.signature, b"mesh-server", *args, seat=seat)
 
-    async def _accept(self, stream: trio.SocketStream) -> None:
+    async def _accept(self, stream: trio.abc.Stream) -> None:
         fs = FramedStream(stream, self.config)
         seat: int | None = None
         try:
-            seat = await hello_in_slot(self._slots, peer_address(stream), lambda: self._listen_hello(fs),
+            seat = await hello_in_slot(self._slots, remote_address(stream), lambda: self._listen_hello(fs),
                                        lambda: self.observer(NetEvent("mesh", None, "mesh-hello-slots-full")))
             if seat is not None:
                 await self._run_link(seat, fs)
@@ -268,6 +281,7 @@ class Mesh:
                 raise NetFault("not-in-roster", "a mesh hello from a key that is not a higher seat of the roster")
             args = (game_id, self.identity.public, challenge, hello.key, hello.challenge)
             check_hello(hello.signature, b"mesh-client", *args, seat=seat)
+            check_transport_key(fs.stream, hello.key, seat)
             await fs.send(m.Welcome(sign_hello(self.identity, b"mesh-server", *args)).encode())
             return seat
 
@@ -276,6 +290,7 @@ class Mesh:
         if old is not None:
             await old.aclose()
         self.links[seat] = fs
+        self.paths[seat] = stream_path(fs.stream)
         outbox: deque[bytes] = deque(m.Direct(move).encode() for move in self._recent)
         self._outboxes[seat] = outbox
         self._wakes[seat] = trio.Event()
@@ -285,6 +300,7 @@ class Mesh:
         finally:
             if self.links.get(seat) is fs:
                 del self.links[seat]
+                self.paths.pop(seat, None)
                 del self._outboxes[seat]
 
     async def _link_reader(self, seat: int, fs: FramedStream) -> None:

@@ -242,6 +242,36 @@ class Direct(Message):
     move: Cargo
 
 
+P2P_TAG_BASE = TAG_BASE + 27  # 0x7B..0x7D: the mesh over libp2p (SPEC.md 9.14)
+MULTIADDR = Bytes(max=255, min=1)  # one multiaddr in its text form (ASCII), opaque to the host
+Multiaddrs = Annotated[tuple[bytes, ...], ListOf(MULTIADDR, max=8, min=1)]
+
+
+@message(P2P_TAG_BASE + 0)
+@dataclass(frozen=True, slots=True)
+class MeshMultiaddrs(Message):
+    """Client -> host: where this seat's libp2p node takes mesh streams (its peer id is its roster key's)."""
+
+    addrs: Multiaddrs
+
+
+@message(P2P_TAG_BASE + 1)
+@dataclass(frozen=True, slots=True)
+class PeerMultiaddrs(Message):
+    """One seat's libp2p addresses, as the host knows them (nested in MultiaddrPeers)."""
+
+    seat: Uint8
+    addrs: Multiaddrs
+
+
+@message(P2P_TAG_BASE + 2)
+@dataclass(frozen=True, slots=True)
+class MultiaddrPeers(Message):
+    """Host -> client: every seat's libp2p addresses known so far."""
+
+    peers: Annotated[tuple[PeerMultiaddrs, ...], ListOf(Nested(PeerMultiaddrs), max=255)]
+
+
 MESSAGES: tuple[type[Message], ...] = (
     Challenge,
     Hello,
@@ -264,6 +294,8 @@ MESSAGES: tuple[type[Message], ...] = (
     Relay,
     RelayReject,
     Direct,
+    MeshMultiaddrs,
+    MultiaddrPeers,
 )
 
 

@@ -19,6 +19,7 @@ from p2pdurak.net.links import format_short
 from p2pdurak.net.mdns import Announcer
 from p2pdurak.net.nearby import AdError, TableAd, multicast_allowed, options_text, parse_txt
 from p2pdurak.net.portmap import PortMapper
+from p2pdurak.net.transport import P2PTransport
 from p2pdurak.netgame.cli_support import options_from_args, result_line, write_transcript
 from p2pdurak.netgame.frontend import INVITE, FrontEnd, PlayerFactory, Progress
 from p2pdurak.netgame.join import user_error
@@ -59,6 +60,7 @@ class HostCommand:
         self.players = players
         self.quiet: bool = args.quiet
         self.session: NetSession | None = None
+        self.node: P2PTransport | None = None  # the libp2p node under `--transport libp2p`
         self.profile = profile_dir(args.profile)
         self.identity = load_or_create_identity(self.profile / "identity.key")
         options_from_args(args, args.seats)  # refuse a bad combination before anyone joins
@@ -96,18 +98,45 @@ class HostCommand:
                             listener=PrintingListener() if player is not None and not self.quiet else None)
         if args.resume:
             saved = load_seat(latest_game_file(self.profile, "host"))
-            return await resume_host(self.identity, saved, runner, self.spec, observer=self.observe)
+            side = await resume_host(self.identity, saved, runner, self.spec, observer=self.observe)
+            if self.node is not None:
+                side.listeners.append(self.node.listener())
+            return side
         name = args.name or "Host"
-        runner.meta = {"role": "host", "bind": args.bind, "name": name}
+        # under libp2p the seats come through the node; the TCP listener serves only the host's own seat
+        bind, port = (args.bind, args.port) if self.node is None else ("127.0.0.1", 0)
+        runner.meta = {"role": "host", "bind": bind, "name": name}
         side = await open_host(
             self.identity, name, secrets.token_bytes(16), self.spec, self.profile, seats=args.seats,
-            bind=args.bind, port=args.port, auto_start=True, runner=runner, options_for=self.options_for,
+            bind=bind, port=port, auto_start=True, runner=runner, options_for=self.options_for,
             observer=self.observe,
         )
         runner.meta["port"] = side.port
+        if self.node is not None:
+            side.listeners.append(self.node.listener())
+            runner.meta["p2p_listen"] = list(self.node.addrs())[:1]
         return side
 
     async def main(self) -> tuple[bytes, str, dict[str, object], Path]:
+        if self.args.transport != "libp2p":
+            return await self._main()
+        from p2pdurak.net.p2p import open_p2p_node
+
+        async with open_p2p_node(self.identity, self._p2p_listen()) as node:
+            self.node = node
+            return await self._main()
+
+    def _p2p_listen(self) -> list[str]:
+        """Where the host's libp2p node listens: --bind and --port, or where it listened before a --resume."""
+        if self.args.resume:
+            saved = load_seat(latest_game_file(self.profile, "host"))
+            listen = saved.meta.get("p2p_listen")
+            if isinstance(listen, list) and listen:
+                return [str(a) for a in listen]
+        bind = self.args.bind
+        return [f"/{'ip6' if ':' in bind else 'ip4'}/{bind}/tcp/{self.args.port}"]
+
+    async def _main(self) -> tuple[bytes, str, dict[str, object], Path]:
         side = await self.open()
         session = self.session = NetSession(side.runner) if side.runner.player is None else None
         if session is not None:
@@ -178,11 +207,16 @@ class HostCommand:
             self.say(f"resumed on port {side.port}; the seats reconnect by themselves")
             return None
         address = args.advertise or (args.bind if args.bind not in ("0.0.0.0", "::") else lan_address())
-        invite = side.server.invite(address, side.port)
-        print(f"invite link: {invite.link()}", flush=True)  # even when quiet: nobody can join without it
-        short = format_short(address, side.port, invite.fingerprint)
-        print(f"short form:  {short}", flush=True)
-        self.front.lobby(Progress(INVITE, text=f"{invite.link()}\n{short}"))  # a page shows it (and a QR code)
+        if self.node is not None:
+            invite = side.server.p2p_invite(self.node.addrs(address))
+            print(f"invite link: {invite.link()}", flush=True)  # even when quiet: nobody can join without it
+            self.front.lobby(Progress(INVITE, text=invite.link()))
+        else:
+            invite = side.server.invite(address, side.port)
+            print(f"invite link: {invite.link()}", flush=True)  # even when quiet: nobody can join without it
+            short = format_short(address, side.port, invite.fingerprint)
+            print(f"short form:  {short}", flush=True)
+            self.front.lobby(Progress(INVITE, text=f"{invite.link()}\n{short}"))  # a page shows it (and a QR code)
         self.say(f"waiting for {args.seats - 1} player(s); press Enter to start with those seated")
         return address
 
@@ -195,8 +229,8 @@ class HostCommand:
 
     async def _announce_on_lan(self, side: HostSide, address: str) -> None:
         """The table on the LAN by mDNS (unless --no-announce), its seats kept current until the table closes."""
-        if self.args.no_announce or not multicast_allowed():
-            return
+        if self.args.no_announce or not multicast_allowed() or self.node is not None:
+            return  # (a libp2p table is not announced: its link is not the TCP one a nearby joiner dials)
         if not _lan_ipv4(address):
             self.say(f"not announced on the local network: {address} is not a LAN address (IPv4)")
             return
@@ -221,8 +255,8 @@ class HostCommand:
 
     async def _map_port(self, side: HostSide, address: str) -> None:
         """UPnP (unless --no-upnp): a second invite, with the router's outside address, for friends elsewhere."""
-        if self.args.no_upnp or not multicast_allowed() or not _lan_ipv4(address):
-            return
+        if self.args.no_upnp or not multicast_allowed() or not _lan_ipv4(address) or self.node is not None:
+            return  # (a libp2p table is reached through its relay instead)
         mapper = PortMapper(side.port)
         try:
             attempt = await mapper.open()

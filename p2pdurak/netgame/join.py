@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,7 @@ def prepare_join(
     config: NetConfig | None = None,
     observer: Observer = ignore_event,
     mesh: bool = True,
+    p2p_listen: Sequence[str] | None = None,
 ) -> Client:
     """The seat's Client, resumed from the seat's file when `resume` (then `link` may be None: the file has it)."""
     have, has_genesis = 0, False
@@ -60,7 +62,7 @@ def prepare_join(
     invite = parse_invite(link)
     runner.meta.update({"role": "join", "link": link, "name": name})
     client = Client(identity, name, invite, runner, config=config, observer=observer, have=have,
-                    has_genesis=has_genesis, mesh=mesh)
+                    has_genesis=has_genesis, mesh=mesh, p2p_listen=p2p_listen)
     runner.client = client
     return client
 

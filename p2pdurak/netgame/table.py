@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -20,6 +21,8 @@ from p2pdurak.net.api import Ending, Observer, ignore_event
 from p2pdurak.net.client import Client
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.host import HostServer, listener_port, open_listeners
+from p2pdurak.net.tcp import TcpTransport
+from p2pdurak.net.transport import P2PTransport, Transport
 from p2pdurak.netgame.frontend import PlayerFactory
 from p2pdurak.netgame.host import GameHost, OptionsFor, roster_of
 from p2pdurak.netgame.seat import SeatRunner
@@ -69,6 +72,7 @@ class TableOutcome:
     endings: list[Ending] = field(default_factory=list)
     silent: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    paths: dict[str, str] = field(default_factory=dict)  # "host-2", "1-2": how that link ran at the end
 
 
 @dataclass
@@ -79,7 +83,7 @@ class HostSide:
     app: GameHost
     runner: SeatRunner
     client: Client
-    listeners: list[trio.SocketListener]
+    listeners: list[trio.abc.Listener[trio.abc.Stream]]
 
     @property
     def port(self) -> int:
@@ -123,7 +127,7 @@ async def open_host(
     # (the host seat stays out of the mesh: it exists to show the other seats what the host might hide)
     client = Client(identity, name, server.invite("127.0.0.1", port), runner, config=spec.config, mesh=False)
     runner.client = client
-    return HostSide(server, app, runner, client, listeners)
+    return HostSide(server, app, runner, client, list(listeners))
 
 
 async def resume_host(
@@ -159,7 +163,7 @@ async def resume_host(
     client = Client(identity, name, server.invite("127.0.0.1", port), runner, config=spec.config,
                     have=len(saved.entries), has_genesis=True, mesh=False)
     runner.client = client
-    return HostSide(server, app, runner, client, listeners)
+    return HostSide(server, app, runner, client, list(listeners))
 
 
 class GameClock:
@@ -201,18 +205,61 @@ class Detour(Protocol):
     async def dial(self, host: str, port: int) -> trio.SocketStream: ...
 
 
-async def play_in_process(spec: TableSpec, profile: Path, *, detour: Detour | None = None) -> TableOutcome:
-    """A complete bot game: every seat its own keys, peer, file and TCP connection to the host on 127.0.0.1 (the
-    joined seats' links, to the host and between them, through `detour` if one is given)."""
+@asynccontextmanager
+async def transports_for(
+    kind: str, identities: Sequence[Identity], detour: Detour | None = None
+) -> AsyncIterator[list[Transport | None]]:
+    """One transport per seat: None (plain TCP) for each, plain TCP whose mesh links go through `detour`, or a
+    libp2p node on 127.0.0.1 for each."""
+    if kind == "tcp":
+        yield [None if detour is None else TcpTransport(mesh_dial=detour.dial) for _ in identities]
+        return
+    if detour is not None:
+        raise LocalError("bad-transport", "a detour routes plain TCP links only")
+    from p2pdurak.net.p2p import open_p2p_node
+
+    async with AsyncExitStack() as stack:
+        yield [await stack.enter_async_context(open_p2p_node(identity)) for identity in identities]
+
+
+def link_paths(side: HostSide, clients: Sequence[Client]) -> dict[str, str]:
+    """How every link ran at the end: host-N for seat N's connection to the host, M-N for a mesh link."""
+    paths = {f"host-{seat}": path for seat, path in side.server.paths().items() if seat}
+    for client in clients:
+        if client.mesh is not None and client.seat is not None:
+            for seat, path in client.mesh.paths.items():
+                paths[f"{min(seat, client.seat)}-{max(seat, client.seat)}"] = path
+    return paths
+
+
+async def play_in_process(
+    spec: TableSpec, profile: Path, *, detour: Detour | None = None, transport: str = "tcp"
+) -> TableOutcome:
+    """A complete bot game: every seat its own keys, peer, file and connection to the host on 127.0.0.1: plain TCP
+    (the joined seats' links, to the host and between them, through `detour` if one is given), or with `transport`
+    "libp2p" every seat its own libp2p node."""
     started = time.perf_counter()
     players = spec.options.players
     id_rng = spec.rng(99, 7)
     identities = [Identity.generate(id_rng) for _ in range(players)]
     game_id = id_rng(16)
+    async with transports_for(transport, identities, detour) as transports:
+        return await _play_in_process(spec, profile, identities, game_id, transports, started, detour)
+
+
+async def _play_in_process(
+    spec: TableSpec, profile: Path, identities: Sequence[Identity], game_id: bytes,
+    transports: Sequence[Transport | None], started: float, detour: Detour | None,
+) -> TableOutcome:
+    players = spec.options.players
     side = await open_host(identities[0], NAMES[0], game_id, spec, profile / "seat-0", seats=players)
     invite = side.server.invite("127.0.0.1", side.port)
     if detour is not None:
         invite = replace(invite, port=await detour.proxy_to("127.0.0.1", side.port))
+    host_node = transports[0]
+    if isinstance(host_node, P2PTransport):
+        side.listeners.append(host_node.listener())
+        invite = side.server.p2p_invite(host_node.addrs())
     runners = [side.runner]
     clients = [side.client]
     for s in range(1, players):
@@ -221,15 +268,13 @@ async def play_in_process(spec: TableSpec, profile: Path, *, detour: Detour | No
             durable=spec.durable, meta={"role": "join", "link": invite.link(), "name": NAMES[s]},
             move_timeout=spec.move_timeout,
         )
-        client = Client(identities[s], NAMES[s], invite, runner, config=spec.config)
-        if detour is not None and client.mesh is not None:
-            client.mesh.dial = detour.dial
+        client = Client(identities[s], NAMES[s], invite, runner, config=spec.config, transport=transports[s])
         runner.client = client
         runners.append(runner)
         clients.append(client)
     endings: list[Ending] = []
     clock = GameClock()
-
+    paths: dict[str, str] = {}
     failures: list[str] = []
 
     try:
@@ -251,12 +296,16 @@ async def play_in_process(spec: TableSpec, profile: Path, *, detour: Detour | No
                 nursery.start_soon(run_client, client)
                 while client.seat is None:
                     await trio.sleep(0.002)
+            await side.server.closed.wait()
+            paths = link_paths(side, clients)
     finally:
         for r in runners:
             r.close()
     if failures:
         raise LocalError("seat-failed", "; ".join(failures))
-    return outcome_of(side, started, endings, clock)
+    outcome = outcome_of(side, started, endings, clock)
+    outcome.paths = paths
+    return outcome
 
 
 async def play_with_processes(spec: TableSpec, profile: Path, *, python: str = sys.executable) -> TableOutcome:
