@@ -13,7 +13,7 @@ import trio
 
 from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
-from p2pdurak.errors import LocalError
+from p2pdurak.errors import DurakError, LocalError
 from p2pdurak.i18n import _
 from p2pdurak.net.api import Ending
 from p2pdurak.netgame import frontend as sess
@@ -61,6 +61,7 @@ class WebFrontEnd:
         self.seated = (0, 0)
         self.lines: list[Progress] = []
         self.started = False
+        self.failure = ""  # why the command ends before the game (the host refused us, or cannot be reached)
         self.terms: TableTerms | None = None  # the game's options, when this seat knows them (the host)
         self.picking = False  # the page asks for an invite link (join with no link)
         self.pick_error: tuple[str, str] = ("", "")  # what was wrong with the last link: (sentence, detail)
@@ -98,6 +99,13 @@ class WebFrontEnd:
                          move_timeout=self.move_timeout)
         ended, quit_game, _durak = await table.run()
         return quit_game and not ended
+
+    async def fail(self, text: str, linger: float = 0.5) -> None:
+        """The command ends before the game: say why on the page (and give an open page a moment to get it)."""
+        self.failure = text
+        self.publish_lobby()
+        if self.server.connections:
+            await trio.sleep(linger)
 
     def show_terms(self, terms: TableTerms) -> None:
         """The game's options, shown in the lobby in plain words."""
@@ -174,6 +182,7 @@ class WebFrontEnd:
                 "table_code": _(S.PHASE_TABLE_CODE).format(code=self.table_code) if self.table_code else "",
                 "waiting": waiting, "can_start": self.host and joined >= 2, "start": _(W.WEB_START),
                 "lines": [ln.text or ln.kind for ln in self.lines],
+                "failure": self.failure,
                 "options_title": _(S.LABEL_OPTIONS),
                 "options": option_sentences(self.terms) if self.terms is not None else [],
             },
@@ -184,6 +193,22 @@ class WebFrontEnd:
         error, detail = self.pick_error
         return {"error": error, "detail": detail,
                 "nearby": None if self.nearby is None else nearby_json(self.nearby)}
+
+
+def failure_text(exc: BaseException) -> str | None:
+    """The first of our own errors in `exc` (inside trio's exception groups, perhaps) as the line a person can act
+    on; None when there is none."""
+    from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
+    from p2pdurak.netgame.join import user_error
+
+    if isinstance(exc, BaseExceptionGroup):
+        found = (failure_text(inner) for inner in exc.exceptions)
+        return next((why for why in found if why is not None), None)
+    if isinstance(exc, (JoinRefused, NetFault, ConnectionClosed)):
+        exc = user_error(exc)
+    if isinstance(exc, DurakError):
+        return exc.message or exc.reason
+    return None
 
 
 async def seat_in_browser(join: Client | Callable[[str], Client], runner: SeatRunner, session: NetSession, *,
@@ -208,6 +233,11 @@ async def seat_in_browser(join: Client | Callable[[str], Client], runner: SeatRu
         try:
             client = join if not callable(join) else await front.ask_link(join, nearby)
             return await play_seat(client, runner, session, front)
+        except Exception as exc:  # (trio's groups included)
+            why = failure_text(exc)
+            if why is not None and not front.started:
+                await front.fail(why)
+            raise
         finally:
             server.close()
 

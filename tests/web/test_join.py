@@ -144,3 +144,30 @@ def test_join_with_no_link_asks_on_the_page(tmp_path: Path) -> None:
             if proc is not None and proc.poll() is None:
                 proc.terminate()
                 proc.wait(10)
+
+
+def test_a_host_out_of_reach_is_said_on_the_page(tmp_path: Path) -> None:
+    """A link that parses but leads nowhere: the page says why the command ends (it ends with the same line)."""
+    import socket
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    join = spawn(tmp_path, "join", "join", "--ui", "web", "--give-up", "1")
+    try:
+        url = line_of(join, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
+        with chromium() as driver:
+            driver.get(url)
+            box = wait_for(lambda: driver.find_element(By.ID, "link"), what="the box for the link")
+            box.send_keys(f"127.0.0.1:{port} abcd-efgh-ijkl", Keys.ENTER)
+            failure = wait_for(lambda: driver.find_element(By.ID, "failure").text, what="the failure on the page")
+            assert "cannot reach the host" in failure
+        assert join.wait(30) == 2
+        assert join.stdout is not None and "no connection to the host" in join.stdout.read()
+    finally:
+        if join.poll() is None:
+            join.terminate()
+            join.wait(10)

@@ -159,6 +159,7 @@ function renderLobby(l) {
       <p id="waiting">${esc(l.waiting)}</p>
       ${l.can_start ? `<button id="start" class="action primary" data-focus="start">${esc(l.start)}</button>` : ""}
       ${l.lines.map((line) => `<p class="notice">${esc(line)}</p>`).join("")}
+      ${l.failure ? `<p class="failure" id="failure" role="alert">${esc(l.failure)}</p>` : ""}
     </div>
     ${l.options.length ? `<section class="options" aria-labelledby="options-title">
       <h2 id="options-title">${esc(l.options_title)}</h2>
