@@ -84,6 +84,12 @@ def in_phase(*phases: str) -> Callable[[Peer, SignedMove], bool]:
     return trigger
 
 
+def deal_keys(peer: Peer, move: SignedMove) -> bool:
+    """The seat's deal keys: in `deal-keys`, or right behind its own Ack while the last Acks are on their way to
+    the log (R-PEER-18)."""
+    return peer.phase == game.DEAL_KEYS or (peer.phase == game.DEAL_ACK and body_type(move) == "DeckStep")
+
+
 def playing(*bodies: str) -> Callable[[Peer, SignedMove], bool]:
     """In play, when the honest move is one of these bodies (a game action, not a declaration)."""
 
@@ -701,10 +707,10 @@ SCENARIOS: tuple[Scenario, ...] = (
              lambda: Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"), wrong_play_key)),
              Expect("refused", "wrong-key", LIAR)),
     Scenario("wrong-key-reveal", "a deal reveal with one wrong key", ("R-MP-15", "R-PEER-20"),
-             lambda: Plan(lies=lie(in_phase(game.DEAL_KEYS), wrong_reveal_key)),
+             lambda: Plan(lies=lie(deal_keys, wrong_reveal_key)),
              Expect("refused", "wrong-key", LIAR)),
     Scenario("withheld-key", "a seat never reveals its deal keys", ("R-NET-61", "R-GAME-9"),
-             lambda: Plan(move_timeout=1.0, lies=lie(in_phase(game.DEAL_KEYS), lambda kit: [], then="withhold")),
+             lambda: Plan(move_timeout=1.0, lies=lie(deal_keys, lambda kit: [], then="withhold")),
              Expect("abort", "silent-seat", LIAR, how="abort")),
     Scenario("junk-point", "a shuffle output that is not a curve point", ("R-MP-4", "R-MP-10"),
              lambda: Plan(shuffle_proofs=True, lies=lie(in_phase(game.SHUFFLE), junk_point)),

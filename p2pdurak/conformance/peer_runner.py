@@ -22,10 +22,10 @@ import trio
 
 from p2pdurak.adversary.liars import SeatLie
 from p2pdurak.adversary.scenarios import (
+    deal_keys,
     first_valid_play,
     flip_last,
     flipping_host,
-    in_phase,
     playing,
     swallow_first_play,
     wrong_play_key,
@@ -36,7 +36,6 @@ from p2pdurak.adversary.tamper import EntryView, Equivocation, Fork, Swap
 from p2pdurak.errors import DurakError, PeerFault
 from p2pdurak.log import authenticate_move, sign_move
 from p2pdurak.net.config import NetConfig
-from p2pdurak.peer import game
 from p2pdurak.peer.messages import AbortBody
 from p2pdurak.rules import Options
 from p2pdurak.wire import encode
@@ -161,7 +160,7 @@ PEER_CASES: tuple[PeerCase, ...] = (
                                                            wrong_play_key, then="withhold"),
              poison=_forced_index),
     PeerCase("wrong-key-in-deal", "the host's deal reveal carries a wrong key", ("R-MP-15", "R-PEER-11", "R-PEER-20"),
-             Options(deck=24, players=2), host_lie=SeatLie(in_phase(game.DEAL_KEYS), wrong_reveal_key, then="withhold"),
+             Options(deck=24, players=2), host_lie=SeatLie(deal_keys, wrong_reveal_key, then="withhold"),
              poison=_forced_index),
     PeerCase("premature-claim", "three seats; as the game ends the host names our seat 2 silent at once: the peer "
              "must not sign that claim, and the rules' result must stand", ("R-PEER-38a", "R-GAME-19"),

@@ -196,6 +196,9 @@ class SeatRunner:
     def on_direct(self, seat: int, move: bytes) -> None:
         if self.witness is not None and self._watching():
             self.witness.hold(move, None, via=seat)
+            assert self.peer is not None
+            if self.peer.hear_direct(move):
+                self.step()  # an Ack: with every seat's Ack held our keys may go out (R-PEER-18)
 
     def on_relay_reject(self, reject: bytes) -> None:
         if self.peer is None or self.witness is None:
@@ -403,12 +406,17 @@ class SeatRunner:
     def step(self) -> None:
         """Make the one move this seat owes or chooses now, if any (one at a time: the next waits for its entry)."""
         peer = self.peer
-        if peer is None or self.paused or not self._seated or peer.pending is not None or peer.over:
+        if peer is None or self.paused or not self._seated or peer.over:
             return
         if self.accusation is not None:
             return  # we stopped: the game cannot go on with this host
         client = self.client
         if client is None or not client.has_genesis:
+            return
+        if peer.pending is not None:
+            behind = peer.protocol_move()  # only our keys right behind our own Ack (R-PEER-18)
+            if behind is not None:
+                self.send(behind)
             return
         if self._sign_due_claim():
             return

@@ -16,7 +16,7 @@ from p2pdurak.crypto.group import scalar_to_bytes
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import LocalError, PeerFault, RuleError
-from p2pdurak.log import ChainFollower, SignedMove, VerifiedGenesis, sign_move, verify_reject
+from p2pdurak.log import ChainFollower, SignedMove, VerifiedGenesis, authenticate_move, sign_move, verify_reject
 from p2pdurak.peer import game
 from p2pdurak.peer.events import Event, Faulted, Refused, fault_event
 from p2pdurak.peer.messages import (
@@ -111,6 +111,8 @@ class Peer:
         self.faulted: Faulted | None = None
         self._checked: dict[bytes, _Checked] = {}
         self._my_cards: dict[int, Card] = {}  # position -> card, for positions dealt to this seat
+        self._direct_acks: dict[int, tuple[int, bytes]] = {}  # seat -> (acked seq, seen) of its newest direct Ack
+        self._ack_sent: bytes | None = None  # our newest signed Ack (our keys may follow it before it is logged)
 
     # ------------------------------------------------------------------------------------------ reading
 
@@ -175,6 +177,33 @@ class Peer:
             self.counter = max(self.counter, entry.move.counter)
         return checked.events
 
+    def hear_direct(self, move_bytes: bytes) -> bool:
+        """A move another seat sent us over the mesh. Only its Ack counts here (R-PEER-18): our keys of the coming
+        key phase may go out once we hold every seat's Ack of the barrier, logged or signed to us directly. True if
+        the move was such an Ack (it may make our keys due); anything else is the log's business."""
+        if self.seat is None or self.faulted is not None:
+            return False
+        try:
+            move = authenticate_move(self.genesis, move_bytes, blame=None)
+            body = game.parse_body(move)
+        except PeerFault:
+            return False
+        if move.author == self.seat or not isinstance(body, Ack):
+            return False
+        self._direct_acks[move.author] = (body.seq, move.seen)
+        return True
+
+    def acks_held(self) -> int:
+        """The seats (bit mask) whose Ack of the current barrier we hold: on our chain, or signed to us directly
+        with `seen` an entry of our chain at or after the barrier (so the acker is on our branch there)."""
+        snap = self.snapshot
+        held = snap.acks
+        for author, (seq, seen) in self._direct_acks.items():
+            length = self.chain.length_at(seen)
+            if seq == snap.barrier and length is not None and length > snap.barrier:
+                held |= 1 << author
+        return held
+
     def validate(self, move: SignedMove, seen_length: int) -> None:
         """The sequencer's rule check: would this move be valid as the next entry? (Raises PeerFault.)"""
         if self.faulted is not None:
@@ -202,10 +231,10 @@ class Peer:
 
     # ------------------------------------------------------------------------------------------ making moves
 
-    def _sign(self, body: object) -> bytes:
+    def _sign(self, body: object, *, behind_ack: bool = False) -> bytes:
         if self.seat is None or self.identity is None:
             raise LocalError("observer", "an observer makes no moves")
-        if self.pending is not None:
+        if self.pending is not None and not (behind_ack and self.pending == self._ack_sent):
             raise LocalError("move-pending", "wait until the last move is in the log")
         if self.faulted is not None or self.over:
             raise LocalError("game-over", "the game is over")
@@ -218,10 +247,21 @@ class Peer:
     def protocol_move(self) -> bytes | None:
         """The next step this seat owes the protocol without any choice (shuffle, lock, acks, keys, the
         declaration, the audit), or None. The caller persists the bytes, then sends them."""
-        if self.seat is None or self.secrets is None or self.pending is not None or self.over:
+        if self.seat is None or self.secrets is None or self.over:
             return None
+        if self.pending is not None:
+            # One move at a time, but our keys may follow our own Ack at once (R-PEER-18): the host logs the two
+            # in the order we sent them.
+            if self.pending != self._ack_sent:
+                return None
+            keys = self._early_keys()
+            return None if keys is None else self._sign(keys, behind_ack=True)
         body = self._protocol_body()
-        return None if body is None else self._sign(body)
+        if body is None:
+            return None
+        data = self._sign(body)
+        self._ack_sent = data if isinstance(body, Ack) else None
+        return data
 
     def claims_to_sign(self) -> tuple[game.Claim, ...]:
         """The live silent-seat claims this seat may sign (whether it should is its clock's business, R-GAME-19)."""
@@ -244,7 +284,9 @@ class Peer:
                 return DeckStep(deckp.make_shuffle(snap.deck, sec, self.rng).to_bytes())
             return DeckStep(deckp.make_lock(snap.deck, sec, self.rng).to_bytes())
         if phase in (game.DEAL_ACK, game.DRAW_ACK):
-            return None if snap.acks >> seat & 1 else Ack(snap.barrier)
+            if not snap.acks >> seat & 1:
+                return Ack(snap.barrier)
+            return self._early_keys()
         if phase in (game.DEAL_KEYS, game.DRAW_KEYS):
             due = game.due_keys(self.ctx, snap, seat)
             if snap.keys_done >> seat & 1 or not due:
@@ -264,6 +306,18 @@ class Peer:
                 return None  # we left: our forfeit is signed, our secrets stay ours
             return DeckStep(deckp.make_audit(snap.deck, sec).to_bytes())
         return None
+
+    def _early_keys(self) -> DeckStep | None:
+        """Our keys of the coming key phase while its last Acks are still on their way to the log, once we hold
+        every seat's Ack (R-PEER-18). The host logs them after those Acks (else it refuses them, out-of-phase, and
+        we send them again when the phase has begun on our chain)."""
+        snap, seat, sec = self.snapshot, self.seat, self.secrets
+        assert seat is not None and sec is not None
+        if self.acks_held() | 1 << seat != (1 << self.ctx.seats) - 1:  # ours is signed, logged or not
+            return None
+        coming = replace(snap, phase=game.DEAL_KEYS if snap.phase == game.DEAL_ACK else game.DRAW_KEYS)
+        due = game.due_keys(self.ctx, coming, seat)
+        return DeckStep(deckp.make_reveal(snap.deck, sec, due).to_bytes()) if due else None
 
     def _declaration(self) -> DeclareBody:
         rules = self.snapshot.rules
