@@ -8,20 +8,36 @@ IPv4 only, like the invite's default address. The host answers only on the inter
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import socket
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import ifaddr
 import trio
 from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
-from p2pdurak.net.nearby import SERVICE_TYPE, AdError, TableAd, parse_txt
+from p2pdurak.net.nearby import SERVICE_TYPE, AdError, TableAd, check_announcer, parse_txt
 
 log = logging.getLogger("p2pdurak.mdns")
 MAX_TABLES = 64  # a joiner keeps at most this many announcements (a flood of names cannot grow it further)
-RESOLVE_MS = 1500  # how long the browser's thread waits for one announcement's records
+# How long the browser's one thread waits for the records of a name that came without them (a standard responder
+# sends them along with the name). Records that come later are a change of their own (Updated), so a flood of
+# names that never resolve costs this much each, not seconds, and cannot hold back a friend's table for long.
+RESOLVE_MS = 50
+
+
+def attached_networks() -> tuple[ipaddress.IPv4Network, ...]:
+    """The IPv4 networks of this machine's interfaces (a listed table must be on one of them)."""
+    networks = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str):
+                networks.append(ipaddress.IPv4Network(f"{ip.ip}/{ip.network_prefix}", strict=False))
+    return tuple(networks)
 
 
 def service_name(game_id: bytes) -> str:
@@ -105,6 +121,8 @@ class TableBrowser:
         self._zc: Zeroconf | None = None
         self._browser: ServiceBrowser | None = None
         self._token: trio.lowlevel.TrioToken | None = None
+        self._closing = threading.Event()  # set: the browser's thread drops what is still queued at once
+        self._networks: tuple[ipaddress.IPv4Network, ...] = ()
         self.changed = trio.Event()
 
     @property
@@ -113,12 +131,14 @@ class TableBrowser:
 
     async def __aenter__(self) -> TableBrowser:
         self._token = trio.lowlevel.current_trio_token()
+        self._networks = await trio.to_thread.run_sync(attached_networks)
         self._zc, self._browser = await trio.to_thread.run_sync(self._open)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         zc, browser, self._zc, self._browser = self._zc, self._browser, None, None
         self._token = None  # late answers from zeroconf's threads are dropped from here on
+        self._closing.set()  # (zeroconf's cancel waits until its thread has handled every queued change)
         if zc is not None:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(_close_browser, zc, browser)
@@ -134,19 +154,23 @@ class TableBrowser:
     def _on_change(self, zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange,
                    **_: Any) -> None:
         """zeroconf's browser thread: resolve, check, hand the result to the trio loop."""
+        if self._closing.is_set():
+            return
         if state_change is ServiceStateChange.Removed:
             self._to_trio(name, None)
             return
+        info = ServiceInfo(service_type, name)
         try:
-            info = zeroconf.get_service_info(service_type, name, timeout=RESOLVE_MS)
+            resolved = info.request(zeroconf, timeout=RESOLVE_MS)
         except Exception as exc:  # zeroconf is closing, or a bad name: nothing to list
             log.debug("skipped %r: %s", name, exc)
             return
-        if info is None:
-            log.debug("skipped %r: no answer", name)
+        if not resolved:
+            log.debug("skipped %r: no answer yet", name)
             return
         try:
-            ad = parse_txt(info.properties)
+            ad = check_announcer(parse_txt(info.properties), info.parsed_addresses(IPVersion.V4Only),
+                                 info.port or 0, self._networks)
         except AdError as exc:
             log.debug("skipped %r: %s", name, exc)
             self._to_trio(name, None)

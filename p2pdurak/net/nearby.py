@@ -6,10 +6,11 @@ here: an announcement that breaks a rule raises AdError and is skipped by the br
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from p2pdurak import PROTOCOL_VERSION
@@ -153,4 +154,25 @@ def parse_txt(props: Mapping[bytes, bytes | None]) -> TableAd:
         raise AdError("bad-link", exc.message) from exc
     if invite.is_short or invite.game_id is None:
         raise AdError("bad-link", "an announcement carries the full invite link")
+    if invite.is_p2p:
+        raise AdError("bad-link", "an announcement on the local network carries a durak:// link")
     return TableAd(name, taken, seats, playing == "1", options, link, version)
+
+
+def check_announcer(ad: TableAd, addresses: Iterable[str], port: int,
+                    networks: Iterable[ipaddress.IPv4Network]) -> TableAd:
+    """`ad` if its link leads to the machine the announcement names (its A records and SRV port) on a network this
+    machine is attached to; AdError otherwise. Without this, anyone on the LAN could point joiners' connections at
+    a third machine, at a port of the joiner's own (127.0.0.1) or anywhere on the Internet."""
+    invite = ad.invite
+    try:
+        host = ipaddress.IPv4Address(invite.host)
+    except ValueError:
+        raise AdError("bad-address", "the link's host is not an IPv4 address") from None
+    if host.is_loopback or host.is_unspecified or host.is_multicast or host.is_reserved:
+        raise AdError("bad-address", f"the link's address {host} is not a machine on the network")
+    if invite.host not in set(addresses) or invite.port != port:
+        raise AdError("not-the-announcer", "the link does not lead to the announced address and port")
+    if not any(host in network for network in networks):
+        raise AdError("not-on-this-network", f"{host} is not on a network this machine is attached to")
+    return ad

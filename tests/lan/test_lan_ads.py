@@ -3,18 +3,32 @@ either a checked TableAd or an AdError with a reason (never another exception); 
 
 from __future__ import annotations
 
+import ipaddress
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from p2pdurak.crypto.identity import fingerprint
 from p2pdurak.errors import LocalError
+from p2pdurak.net.links import format_p2p_link, peer_id_of_key
 from p2pdurak.net.mdns import FoundTable
-from p2pdurak.net.nearby import NO_MULTICAST_ENV, AdError, TableAd, options_text, parse_txt, rules_options
+from p2pdurak.net.nearby import (
+    NO_MULTICAST_ENV,
+    AdError,
+    TableAd,
+    check_announcer,
+    options_text,
+    parse_txt,
+    rules_options,
+)
 from p2pdurak.rules import Options
 from p2pdurak.ui.nearby import Finder, Read, Say, ask_link_at_prompt, describe
 
 LINK = "durak://192.168.1.20:4711/" + "0f" * 16 + "#" + "k3xq7bmape2d" * 2
 AD = TableAd("Anya", 1, 3, False, "36 transfer", LINK)
+_KEY = bytes(range(32))
+P2P_LINK = format_p2p_link(peer_id_of_key(_KEY), ("/ip4/198.51.100.7/tcp/4001",), b"\x0f" * 16, fingerprint(_KEY))
 
 
 def test_lan_ad_round_trip() -> None:
@@ -52,6 +66,7 @@ def test_lan_ad_round_trip() -> None:
     (b"l", b"durak://192.168.1.20:4711 k3xq-7bma-pe2d", "bad-link"),
     (b"l", b"192.168.1.20:4711 k3xq-7bma-pe2d", "bad-link"),
     (b"l", b"http://example.com/", "bad-link"),
+    (b"l", P2P_LINK.encode(), "bad-link"),  # a libp2p link would have the joiner dial anything, relays included
     (b"l", None, "missing-field"),
 ])
 def test_lan_ad_refused(field: bytes, value: bytes | None, reason: str) -> None:
@@ -83,6 +98,38 @@ def test_lan_ad_anything_from_the_network_is_checked(noise: dict[bytes, bytes | 
         except AdError:
             continue
         assert parse_txt(ad.to_txt()) == ad  # an accepted announcement is one we would have written
+
+
+LAN = (ipaddress.IPv4Network("192.168.1.0/24"), ipaddress.IPv4Network("127.0.0.0/8"))
+
+
+def _ad_at(host: str, port: int = 4711) -> TableAd:
+    return TableAd("Anya", 1, 3, False, "36", f"durak://{host}:{port}/" + "0f" * 16 + "#" + "k3xq7bmape2d" * 2)
+
+
+@pytest.mark.parametrize(("link_host", "a_records", "port", "reason"), [
+    ("192.168.1.30", ["192.168.1.20"], 4711, "not-the-announcer"),  # the link points at a third machine
+    ("192.168.1.20", ["192.168.1.20"], 4712, "not-the-announcer"),  # or at another port than the SRV record's
+    ("127.0.0.1", ["127.0.0.1"], 4711, "bad-address"),  # the joiner's own ports
+    ("127.0.0.1", ["192.168.1.20"], 4711, "bad-address"),
+    ("0.0.0.0", ["0.0.0.0"], 4711, "bad-address"),
+    ("224.0.0.251", ["224.0.0.251"], 4711, "bad-address"),
+    ("255.255.255.255", ["255.255.255.255"], 4711, "bad-address"),
+    ("198.51.100.7", ["198.51.100.7"], 4711, "not-on-this-network"),  # anywhere on the Internet
+    ("anya.example", ["192.168.1.20"], 4711, "bad-address"),
+    ("fe80::1", ["192.168.1.20"], 4711, "bad-address"),
+])
+def test_lan_ad_link_must_lead_to_the_announcer(link_host: str, a_records: list[str], port: int,
+                                                 reason: str) -> None:
+    ad = _ad_at(f"[{link_host}]" if ":" in link_host else link_host)
+    with pytest.raises(AdError) as info:
+        check_announcer(ad, a_records, port, LAN)
+    assert info.value.reason == reason
+
+
+def test_lan_ad_link_at_the_announcer_is_listed() -> None:
+    ad = _ad_at("192.168.1.20")
+    assert check_announcer(ad, ["192.168.1.9", "192.168.1.20"], 4711, LAN) is ad
 
 
 def _finder(*rounds: tuple[TableAd, ...]) -> tuple[list[float], Finder]:

@@ -1,0 +1,58 @@
+"""A hostile machine on the test's LAN (run inside its network namespace: argv = its address, the address of a
+third machine, COUNT): announcements that pass every TXT rule but lie about where the table is, and COUNT service
+names sent with no records behind them (bare PTR answers), which no query ever resolves. Prints "announced".
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import time
+
+from zeroconf import IPVersion, ServiceInfo, Zeroconf
+from zeroconf._dns import DNSPointer
+from zeroconf._protocol.outgoing import DNSOutgoing
+from zeroconf.const import _CLASS_IN, _FLAGS_AA, _FLAGS_QR_RESPONSE, _TYPE_PTR
+
+from p2pdurak.net.nearby import SERVICE_TYPE
+
+GAME = "ab" * 16
+FINGERPRINT = "a" * 24
+
+
+def lies(own: str, third: str) -> dict[str, tuple[str, str]]:
+    """label -> (the link's address, the A record's address): each one of them a table we must not list."""
+    return {
+        "third-machine": (third, own),  # the link leads elsewhere than the announcement
+        "third-machine-a": (third, third),  # the A record lies too (the link is then at least consistent)
+        "loopback": ("127.0.0.1", own),  # the joiner's own ports
+        "loopback-a": ("127.0.0.1", "127.0.0.1"),
+        "internet": ("198.51.100.7", "198.51.100.7"),  # not on the joiner's network
+        "broadcast": ("255.255.255.255", own),
+    }
+
+
+def main(own: str, third: str, count: int) -> None:
+    zc = Zeroconf(interfaces=[own], ip_version=IPVersion.V4Only)
+    for label, (link_host, a_record) in lies(own, third).items():
+        link = f"durak://{link_host}:4711/{GAME}#{FINGERPRINT}"
+        props = {b"v": b"1", b"n": label.encode(), b"t": b"1", b"s": b"2", b"p": b"0", b"o": b"36",
+                 b"l": link.encode()}
+        info = ServiceInfo(SERVICE_TYPE, f"lie-{label}.{SERVICE_TYPE}", port=4711, properties=props,
+                           server=f"lie-{label}.local.", addresses=[socket.inet_aton(a_record)])
+        zc.register_service(info, cooperating_responders=True)
+    try:
+        while True:  # the flood, again and again: names that never resolve
+            out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+            for i in range(count):
+                out.add_answer_at_time(DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 4500,
+                                                  f"ghost-{i}.{SERVICE_TYPE}"), 0)
+            zc.send(out)
+            print("announced", flush=True)
+            time.sleep(1)
+    finally:
+        zc.close()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
