@@ -1,38 +1,28 @@
 """Best-effort UPnP port mapping on the host's router (miniupnpc; SPEC.md 9.13).
 
-miniupnpc's calls block (SSDP discovery waits for answers, then SOAP over HTTP), so each one runs in a thread.
-Everything that can fail returns None with a reason: a host that cannot map its port still hosts on the LAN.
+miniupnpc's calls block, and what they read comes from whoever answers SSDP on the LAN, so they run in a process
+of their own (p2pdurak.net.upnp_worker) that is killed at the time limit and whose memory is capped. Everything
+that can fail gives None with a reason: a host that cannot map its port still hosts on the LAN.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import json
 import logging
-from collections.abc import Callable
+import subprocess
+import sys
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any
 
 import trio
 
+from p2pdurak.net.upnp_worker import DESCRIPTION, DISCOVER_MS, LEASE_SECONDS, REAL_IGD
+
+__all__ = ["DESCRIPTION", "DISCOVER_MS", "LEASE_SECONDS", "MapAttempt", "PortMapper", "PortMapping"]
 log = logging.getLogger("p2pdurak.upnp")
-DISCOVER_MS = 2000  # SSDP: how long to wait for routers to answer
-TOTAL_SECONDS = 5.0  # the whole attempt, discovery to mapping
-DESCRIPTION = "p2pdurak table"
-LEASE_SECONDS = 4 * 3600  # a crashed host's mapping expires by itself; a normal end removes it at once
-
-
-class Igd(Protocol):
-    """The part of miniupnpc.UPnP we use (a fake stands in for it in the tests)."""
-
-    discoverdelay: int
-    lanaddr: str
-
-    def discover(self) -> int: ...
-    def selectigd(self) -> str: ...
-    def externalipaddress(self) -> str: ...
-    def addportmapping(self, eport: int, proto: str, ihost: str, iport: int, desc: str, rhost: str,
-                       lease: int = 0, /) -> bool: ...
-    def deleteportmapping(self, eport: int, proto: str) -> bool: ...
+TOTAL_SECONDS = 5.0  # the whole attempt, discovery to mapping (and, apart, the removal)
+MAX_LINE = 4096  # bytes of one answer of the worker
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,71 +46,93 @@ class MapAttempt:
     reason: str  # "mapped", or why not: "no-router", "no-external-address", "refused", "timeout", "error"
 
 
-def _real_igd() -> Igd:
-    import miniupnpc
-
-    igd: Igd = miniupnpc.UPnP()
-    return igd
-
-
-def _map_blocking(igd: Igd, port: int) -> MapAttempt:
-    igd.discoverdelay = DISCOVER_MS
-    if igd.discover() <= 0:
-        return MapAttempt(None, "no-router")
-    igd.selectigd()
-    external = igd.externalipaddress()
-    try:
-        ipaddress.IPv4Address(external)
-    except ValueError:
-        return MapAttempt(None, "no-external-address")
-    internal = igd.lanaddr
-    try:
-        added = igd.addportmapping(port, "TCP", internal, port, DESCRIPTION, "", LEASE_SECONDS)
-    except Exception as exc:  # error 725: a router that takes only permanent mappings (removed at the end)
-        if "OnlyPermanentLeasesSupported" not in str(exc):
-            raise
-        added = igd.addportmapping(port, "TCP", internal, port, DESCRIPTION, "", 0)
-    if not added:
-        return MapAttempt(None, "refused")
-    return MapAttempt(PortMapping(external, port, internal, port), "mapped")
-
-
 class PortMapper:
-    """Maps the host's TCP port for the life of a table: `open` tries for a few seconds, `aclose` removes it."""
+    """Maps the host's TCP port for the life of a table: `open` tries for a few seconds, `aclose` removes it.
 
-    def __init__(self, port: int, igd_factory: Callable[[], Igd] = _real_igd,
-                 seconds: float = TOTAL_SECONDS) -> None:
+    The worker process holds the mapping meanwhile: if the host dies, the end of the worker's input removes it."""
+
+    def __init__(self, port: int, igd: str = REAL_IGD, seconds: float = TOTAL_SECONDS) -> None:
         self.port = port
-        self._factory = igd_factory
+        self._igd = igd  # "module:function" making the miniupnpc.UPnP (a fake router in the tests)
         self._seconds = seconds
-        self._igd: Igd | None = None
+        self._process: trio.Process | None = None
+        self._buffer = b""  # what the worker wrote beyond its last line read
         self.mapping: PortMapping | None = None
+        self.removed: bool | None = None  # what the worker said of the removal (None: nothing to remove, or no word)
 
     async def open(self) -> MapAttempt:
         """Try once; never raises for the network's sake (a missing router or a refusal is the usual case)."""
-        def attempt() -> MapAttempt:
-            igd = self._igd = self._factory()
-            return _map_blocking(igd, self.port)
-
         result = MapAttempt(None, "timeout")
-        with trio.move_on_after(self._seconds):
-            try:
-                # abandon_on_cancel: a router that never answers must not hold the table; the thread ends by itself
-                result = await trio.to_thread.run_sync(attempt, abandon_on_cancel=True)
-            except Exception as exc:  # miniupnpc raises a bare Exception for SOAP errors
-                log.debug("UPnP failed: %s", exc)
-                result = MapAttempt(None, "error")
-        self.mapping = result.mapping
+        try:
+            self._process = await trio.lowlevel.open_process(
+                [sys.executable, "-m", "p2pdurak.net.upnp_worker", str(self.port), self._igd],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError as exc:
+            log.debug("UPnP: no worker process: %s", exc)
+            return MapAttempt(None, "error")
+        try:
+            with trio.move_on_after(self._seconds):
+                result = _attempt(await self._answer(), self.port)
+        finally:
+            self.mapping = result.mapping
+            if result.mapping is None:  # (cancelled too: the worker never outlives an attempt that failed)
+                with trio.CancelScope(shield=True):
+                    await self._end()
         return result
 
     async def aclose(self) -> None:
         """Remove the mapping (a few seconds at most; a lost router keeps it until the lease or a reboot)."""
-        mapping, igd, self.mapping = self.mapping, self._igd, None
-        if mapping is None or igd is None:
+        self.mapping = None
+        process = self._process
+        if process is None:
             return
         with trio.move_on_after(self._seconds, shield=True):  # runs even while the table is being cancelled
             try:
-                await trio.to_thread.run_sync(igd.deleteportmapping, mapping.external_port, "TCP",
-                                              abandon_on_cancel=True)
-            except Exception as exc:
-                log.debug("UPnP: could not remove the mapping: %s", exc)
+                assert process.stdin is not None
+                await process.stdin.send_all(b"unmap\n")
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+            answer = await self._answer()
+            if answer is not None and isinstance(answer.get("removed"), bool):
+                self.removed = answer["removed"]
+        with trio.CancelScope(shield=True):
+            await self._end()
+
+    async def _answer(self) -> dict[str, Any] | None:
+        """The worker's next line as a JSON object; None if it ended (or wrote something else)."""
+        process = self._process
+        assert process is not None and process.stdout is not None
+        while b"\n" not in self._buffer and len(self._buffer) < MAX_LINE:
+            chunk = await process.stdout.receive_some(MAX_LINE)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return None
+        return message if isinstance(message, dict) else None
+
+    async def _end(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.returncode is None:
+            process.kill()  # a router still talking (or trickling a reply) gets no more of our time
+        await process.wait()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                await stream.aclose()
+
+
+def _attempt(answer: dict[str, Any] | None, port: int) -> MapAttempt:
+    if answer is None:
+        return MapAttempt(None, "error")  # the worker died (e.g. out of its memory) or wrote nonsense
+    reason = answer.get("reason")
+    if reason != "mapped":
+        return MapAttempt(None, reason if isinstance(reason, str) else "error")
+    external, internal = answer.get("external"), answer.get("internal")
+    if not isinstance(external, str) or not isinstance(internal, str):
+        return MapAttempt(None, "error")
+    return MapAttempt(PortMapping(external, port, internal, port), "mapped")

@@ -1,97 +1,115 @@
-"""UPnP port mapping (SPEC.md 9.13) against a fake router standing in for miniupnpc.UPnP: the logic of the attempt,
-its time limit and the removal. No SSDP packet is sent (the real library is never called here)."""
+"""UPnP port mapping (SPEC.md 9.13) against fake routers standing in for miniupnpc.UPnP in the worker process: the
+logic of the attempt, its time limit, the memory cap, and the removal (at the end, and when the host dies). No
+SSDP packet is sent (the real library is never called here)."""
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass, field
+import json
+import resource
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import trio
 
 from p2pdurak.net.portmap import DESCRIPTION, LEASE_SECONDS, PortMapper
 
-
-@dataclass
-class FakeIgd:
-    routers: int = 1
-    external: str = "203.0.113.7"
-    accept: bool = True
-    fail: bool = False
-    permanent_only: bool = False
-    hang: threading.Event | None = None
-    discoverdelay: int = 0
-    lanaddr: str = "192.168.1.20"
-    mappings: dict[tuple[int, str], tuple[str, int, str, int]] = field(default_factory=dict)
-    answered: bool = False
-
-    def discover(self) -> int:
-        if self.hang is not None:
-            self.hang.wait(30)
-        self.answered = True
-        return self.routers
-
-    def selectigd(self) -> str:
-        return "http://192.168.1.1:5000/ctl/IPConn"
-
-    def externalipaddress(self) -> str:
-        return self.external
-
-    def addportmapping(self, eport: int, proto: str, ihost: str, iport: int, desc: str, rhost: str,
-                       lease: int = 0, /) -> bool:
-        if self.fail:
-            raise Exception("ConflictInMappingEntry")
-        if self.permanent_only and lease:
-            raise Exception("OnlyPermanentLeasesSupported")
-        if self.accept:
-            self.mappings[(eport, proto)] = (ihost, iport, desc, lease)
-        return self.accept
-
-    def deleteportmapping(self, eport: int, proto: str) -> bool:
-        return self.mappings.pop((eport, proto), None) is not None
+ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_lan_upnp_maps_and_removes() -> None:
-    igd = FakeIgd()
-    mapper = PortMapper(4711, lambda: igd)
+@pytest.fixture
+def router_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    log = tmp_path / "igd.log"
+    log.touch()
+    monkeypatch.setenv("FAKE_IGD_LOG", str(log))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    yield log
+
+
+def calls(log: Path) -> list[list[object]]:
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def fake(name: str) -> str:
+    return f"tests.lan.fake_routers:{name}"
+
+
+async def test_lan_upnp_maps_and_removes(router_log: Path) -> None:
+    mapper = PortMapper(4711, fake("good"))
     attempt = await mapper.open()
     assert attempt.reason == "mapped" and attempt.mapping is not None
     assert (attempt.mapping.external_address, attempt.mapping.external_port) == ("203.0.113.7", 4711)
-    assert igd.discoverdelay == 2000
-    assert igd.mappings == {(4711, "TCP"): ("192.168.1.20", 4711, DESCRIPTION, LEASE_SECONDS)}
     assert attempt.mapping.behind_another_nat  # 203.0.113.0/24 is a documentation range, not a public address
+    assert calls(router_log) == [["discover", 2000], ["add", 4711, "TCP", "192.168.1.20", 4711, DESCRIPTION,
+                                                      LEASE_SECONDS]]
     await mapper.aclose()
-    assert igd.mappings == {} and mapper.mapping is None
+    assert calls(router_log)[-1] == ["delete", 4711, "TCP"] and mapper.removed is True and mapper.mapping is None
     await mapper.aclose()  # twice is harmless
+    assert len(calls(router_log)) == 3
 
 
-async def test_lan_upnp_permanent_only_router() -> None:
-    igd = FakeIgd(permanent_only=True)
-    mapper = PortMapper(4711, lambda: igd)
+async def test_lan_upnp_permanent_only_router(router_log: Path) -> None:
+    mapper = PortMapper(4711, fake("permanent_only"))
     assert (await mapper.open()).reason == "mapped"
-    assert igd.mappings == {(4711, "TCP"): ("192.168.1.20", 4711, DESCRIPTION, 0)}
+    assert calls(router_log)[-1] == ["add", 4711, "TCP", "192.168.1.20", 4711, DESCRIPTION, 0]
     await mapper.aclose()
-    assert igd.mappings == {}
+    assert calls(router_log)[-1] == ["delete", 4711, "TCP"]
 
 
-async def test_lan_upnp_public_address() -> None:
-    attempt = await PortMapper(4711, lambda: FakeIgd(external="8.8.4.4")).open()
+async def test_lan_upnp_public_address(router_log: Path) -> None:
+    mapper = PortMapper(4711, fake("public"))
+    attempt = await mapper.open()
     assert attempt.mapping is not None and not attempt.mapping.behind_another_nat
+    await mapper.aclose()
 
 
-async def test_lan_upnp_failures_are_reasons() -> None:
-    for igd, reason in ((FakeIgd(routers=0), "no-router"), (FakeIgd(external=""), "no-external-address"),
-                        (FakeIgd(accept=False), "refused"), (FakeIgd(fail=True), "error")):
-        mapper = PortMapper(4711, lambda igd=igd: igd)  # type: ignore[misc]
-        attempt = await mapper.open()
-        assert (attempt.mapping, attempt.reason) == (None, reason)
-        await mapper.aclose()
-        assert igd.mappings == {}
+@pytest.mark.parametrize(("router", "reason"), [
+    ("no_router", "no-router"), ("no_external", "no-external-address"),
+    ("loopback_external", "no-external-address"),  # a link to 127.0.0.1 "from outside" is never printed
+    ("refuses", "refused"), ("fails", "error"),
+])
+async def test_lan_upnp_failures_are_reasons(router_log: Path, router: str, reason: str) -> None:
+    mapper = PortMapper(4711, fake(router))
+    attempt = await mapper.open()
+    assert (attempt.mapping, attempt.reason) == (None, reason)
+    await mapper.aclose()
+    assert not any(call[0] in ("add", "delete") for call in calls(router_log))
 
 
-async def test_lan_upnp_gives_up_in_time() -> None:
-    """A router that never answers costs the table the time limit, not more: the attempt returns while the
-    router's thread is still waiting (it is abandoned, and ends by itself)."""
-    release = threading.Event()
-    igd = FakeIgd(hang=release)
-    attempt = await PortMapper(4711, lambda: igd, seconds=0.2).open()
-    assert not igd.answered
-    release.set()
+async def test_lan_upnp_gives_up_in_time(router_log: Path) -> None:
+    """A router that never answers costs the table the time limit, not more: the worker is killed."""
+    mapper = PortMapper(4711, fake("silent"), seconds=0.5)
+    attempt = await mapper.open()
     assert (attempt.mapping, attempt.reason) == (None, "timeout")
+    assert calls(router_log) == [["discover", 2000]]
+
+
+async def test_lan_upnp_no_mapping_after_the_time_limit(router_log: Path) -> None:
+    """A router that maps only after the host gave up must not keep that mapping for good: a thread abandoned at
+    the time limit went on and mapped the port, and nobody removed it; the killed worker maps nothing."""
+    attempt = await PortMapper(4711, fake("slow_to_map"), seconds=0.3).open()
+    assert attempt.reason == "timeout"
+    await trio.sleep(1.5)  # beyond the router's 1 s
+    assert not any(call[0] == "add" for call in calls(router_log)), calls(router_log)
+
+
+async def test_lan_upnp_a_giant_description_costs_the_host_nothing(router_log: Path) -> None:
+    """Any machine answering SSDP can hand miniupnpc a description of any size, which it reads into memory: the
+    worker's memory is capped, the attempt fails, and the host's own process does not grow."""
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    attempt = await PortMapper(4711, fake("greedy")).open()
+    assert (attempt.mapping, attempt.reason) == (None, "error")
+    assert not any(call[0] in ("description", "add") for call in calls(router_log))
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 2**30 // 1024 // 2
+
+
+async def test_lan_upnp_mapping_removed_when_the_host_dies(router_log: Path) -> None:
+    """A host killed outright runs no clean-up: the end of the worker's input is its cue to remove the mapping."""
+    mapper = PortMapper(4711, fake("good"))
+    assert (await mapper.open()).reason == "mapped"
+    process = mapper._process
+    assert process is not None and process.stdin is not None
+    await process.stdin.aclose()  # what the kernel does to the pipe when the host dies
+    with trio.fail_after(10):
+        await process.wait()
+    assert calls(router_log)[-1] == ["delete", 4711, "TCP"]
