@@ -19,7 +19,7 @@ from p2pdurak.net.api import Ending
 from p2pdurak.netgame import frontend as sess
 from p2pdurak.netgame.frontend import Progress, SeatSession
 from p2pdurak.web import texts as W
-from p2pdurak.web.nearby import NearbyFinder, NearbyTable, nearby_json
+from p2pdurak.web.nearby import NearbyFinder, NearbyRow, NearbyTable, nearby_json, next_ready, place_rows
 from p2pdurak.web.options import TableTerms, option_sentences
 from p2pdurak.web.server import Inbound, WebServer
 from p2pdurak.web.table import MatchState, Verifier, WebTable
@@ -65,7 +65,8 @@ class WebFrontEnd:
         self.terms: TableTerms | None = None  # the game's options, when this seat knows them (the host)
         self.picking = False  # the page asks for an invite link (join with no link)
         self.pick_error: tuple[str, str] = ("", "")  # what was wrong with the last link: (sentence, detail)
-        self.nearby: tuple[NearbyTable, ...] | None = None  # None: nobody looks for tables nearby
+        self.nearby: tuple[NearbyRow, ...] | None = None  # None: nobody looks for tables nearby
+        self._nearby_changed = trio.Event()
         self._links, self._links_in = trio.open_memory_channel[str | None](16)
         server.handler = self._lobby_message
 
@@ -116,8 +117,20 @@ class WebFrontEnd:
 
     def show_nearby(self, tables: Sequence[NearbyTable]) -> None:
         """The tables found nearby, listed above the link box (the whole list each time; empty: none found)."""
-        self.nearby = tuple(tables)
+        self.nearby = place_rows(self.nearby or (), tables, trio.current_time())
+        self._nearby_changed.set()
+        self._nearby_changed = trio.Event()
         self.publish_lobby()
+
+    async def _offer_joins(self) -> None:
+        """Publish again each time a row's Join button becomes ready."""
+        while True:
+            when = next_ready(self.nearby or (), trio.current_time())
+            if when is None:
+                await self._nearby_changed.wait()
+            else:
+                await trio.sleep_until(when)
+                self.publish_lobby()
 
     async def ask_link(self, accept: Callable[[str], T], finder: NearbyFinder | None = None) -> T:
         """The join page until `accept` takes a pasted (or picked) link; what it refuses (a LocalError, such as
@@ -129,6 +142,7 @@ class WebFrontEnd:
             if finder is not None:
                 self.show_nearby(())
                 nursery.start_soon(finder, self.show_nearby)
+                nursery.start_soon(self._offer_joins)
             while (text := await self._links_in.receive()) is not None:
                 try:
                     accepted.append(accept(text.strip()))
@@ -193,7 +207,7 @@ class WebFrontEnd:
     def _pick_state(self) -> dict[str, Any]:
         error, detail = self.pick_error
         return {"error": error, "detail": detail,
-                "nearby": None if self.nearby is None else nearby_json(self.nearby)}
+                "nearby": None if self.nearby is None else nearby_json(self.nearby, trio.current_time())}
 
 
 def failure_text(exc: BaseException) -> str | None:

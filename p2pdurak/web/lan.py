@@ -18,7 +18,23 @@ def nearby_tables(found: Sequence[FoundTable]) -> list[NearbyTable]:
             for t in found if t.ad.free > 0]
 
 
-async def lan_finder(update: NearbyUpdate) -> None:
-    """Runs until cancelled (the page got its link); every change of the list goes to `update`."""
-    async with TableBrowser(lambda found: update(nearby_tables(found))):
-        await trio.sleep_forever()
+UPDATE_GAP = 0.25  # seconds between two lists sent to the page: a machine that changes its announcement
+# hundreds of times a second costs the page four updates a second
+
+
+async def lan_finder(update: NearbyUpdate, gap: float = UPDATE_GAP) -> None:
+    """Runs until cancelled (the page got its link); the latest list goes to `update` after each change, at most
+    once every `gap` seconds."""
+    latest: list[Sequence[FoundTable]] = []
+    changed = trio.Event()
+
+    def heard(found: Sequence[FoundTable]) -> None:
+        latest[:] = [found]
+        changed.set()
+
+    async with TableBrowser(heard):
+        while True:
+            await changed.wait()
+            changed = trio.Event()
+            update(nearby_tables(latest[0]))
+            await trio.sleep(gap)

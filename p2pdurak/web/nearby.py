@@ -3,7 +3,11 @@
 A finder is any async function that runs until it is cancelled and calls `update` with the whole list each time it
 changes; the page runs it while it asks for a link and shows each table with a Join button. Joining a listed table
 submits its invite link exactly as if it had been pasted, so it goes through the same checks (and the table code is
-still compared aloud: a listing pins nothing)."""
+still compared aloud: a listing pins nothing).
+
+Whoever announces on the LAN decides when rows come, go and move. A Join button is offered only once its row has
+held its place for STEADY_SECONDS, so a list changed under the pointer cannot turn the click aimed at one table
+into a click on another."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pdurak.i18n import _
+from p2pdurak.net.links import InviteError, parse_invite
 from p2pdurak.rules import Options
 from p2pdurak.web import texts as W
 from p2pdurak.web.options import option_words
@@ -30,14 +35,52 @@ class NearbyTable:
 
 NearbyUpdate = Callable[[Sequence[NearbyTable]], None]
 NearbyFinder = Callable[[NearbyUpdate], Awaitable[None]]
+STEADY_SECONDS = 1.0  # a row's Join button waits this long after the row took its place (a person's aim and click)
 
 
-def nearby_json(tables: Sequence[NearbyTable]) -> list[dict[str, Any]]:
-    """The page's rows, in the installed language."""
-    rows = []
-    for table in tables:
+@dataclass(frozen=True, slots=True)
+class NearbyRow:
+    """A table as the page lists it, and since when (trio's clock) it has been at this place in the list."""
+
+    table: NearbyTable
+    since: float
+
+    def ready(self, now: float) -> bool:
+        return now - self.since >= STEADY_SECONDS
+
+
+def place_rows(old: Sequence[NearbyRow], tables: Sequence[NearbyTable], now: float) -> tuple[NearbyRow, ...]:
+    """The new list's rows: one keeps its time if the same table (link and name) was at its place before."""
+    def same(i: int, table: NearbyTable) -> bool:
+        return i < len(old) and (old[i].table.link, old[i].table.host) == (table.link, table.host)
+
+    return tuple(NearbyRow(t, old[i].since if same(i, t) else now) for i, t in enumerate(tables))
+
+
+def next_ready(rows: Sequence[NearbyRow], now: float) -> float | None:
+    """When the next row not yet ready will be (None: all are)."""
+    waiting = [row.since + STEADY_SECONDS for row in rows if not row.ready(now)]
+    return min(waiting) if waiting else None
+
+
+def _address(link: str) -> str:
+    try:
+        invite = parse_invite(link)
+    except InviteError:
+        return ""
+    if invite.is_p2p:
+        return ""
+    return f"[{invite.host}]:{invite.port}" if ":" in invite.host else f"{invite.host}:{invite.port}"
+
+
+def nearby_json(rows: Sequence[NearbyRow], now: float) -> list[dict[str, Any]]:
+    """The page's rows, in the installed language; `ready`: its Join button may be pressed."""
+    out = []
+    for row in rows:
+        table = row.table
         seats = _(W.WEB_NEARBY_SEATS).format(joined=table.seated, total=table.seats) if table.seats else ""
         words = option_words(table.options) if table.options is not None else []
-        rows.append({"link": table.link, "host": table.host, "seats": seats, "options": " · ".join(words),
-                     "join": _(W.WEB_NEARBY_JOIN).format(host=table.host)})
-    return rows
+        out.append({"link": table.link, "host": table.host, "address": _address(table.link), "seats": seats,
+                    "options": " · ".join(words), "join": _(W.WEB_NEARBY_JOIN).format(host=table.host),
+                    "ready": row.ready(now)})
+    return out

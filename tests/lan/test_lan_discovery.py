@@ -162,6 +162,7 @@ def test_lan_the_join_page_lists_the_table_live(lan2: Lan, tmp_path: Path) -> No
         _wait_line(page, "^READY", page_lines)
         host = _start(lan2, 0, "host", "--bot", "easy", "--seats", "2", "--deck", "24", "--cheating", "--name",
                       "Anya", "--no-lobby-input", "--no-upnp", "--profile", str(tmp_path / "h"))
+        host_link = _wait_line(host, r"invite link: (\S+)", []).group(1)
         _wait_line(host, "announced on the local network", [])
         assert page.stdin is not None
         page.stdin.write("GO\n")
@@ -169,6 +170,7 @@ def test_lan_the_join_page_lists_the_table_live(lan2: Lan, tmp_path: Path) -> No
         out, _ = page.communicate(timeout=240)
         report = json.loads(out.strip().splitlines()[-1])
         assert report["empty"], report
+        assert report["address"] == f"{lan2.addresses[0]}:{host_link.split(':')[2].split('/')[0]}", report
         assert report["rows"] == [{"host": "Anya", "seats": "1 of 2 seats taken",
                                    "options": "Podkidnoy · 24-card deck · Cheating allowed"}], report
         assert "INVALID" not in report["verify"] and "durak" in report["verify"], report

@@ -49,7 +49,10 @@ def main(workdir: Path) -> None:
             report["rows"] = [{"host": r.find_element(By.CSS_SELECTOR, ".nearby-host").text,
                                "seats": r.find_element(By.CSS_SELECTOR, ".nearby-seats").text,
                                "options": r.find_element(By.CSS_SELECTOR, ".nearby-options").text} for r in rows]
-            driver.find_element(By.CSS_SELECTOR, ".join-nearby").click()
+            report["address"] = driver.find_element(By.CSS_SELECTOR, ".nearby-address").text
+            # the Join button is offered once its row has held still for a second
+            wait_for(lambda: [b for b in driver.find_elements(By.CSS_SELECTOR, ".join-nearby") if b.is_enabled()],
+                     what="the Join button")[0].click()
             wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
             play_by_clicks(driver)
             wait_for(lambda: _page(driver).get("end"), timeout=30, what="the end of the game")

@@ -29,12 +29,20 @@ TABLES = (
     NearbyTable(LINK, "Anya", seated=2, seats=4, options=Options(deck=36, players=4, transfer=True, teams="2v2")),
     NearbyTable(SHORT, "Boris", seated=1, seats=2, options=Options(deck=24, players=2, cheating=True)),
 )
+MARKUP = '<img src=x onerror="window.__pwned=1">'  # a name R-NET-82 lets through: shown as text, never as markup
 
 
 async def _finder(update: NearbyUpdate) -> None:
     """A stand-in for LAN discovery: nothing at first, then two tables."""
     await trio.sleep(0.05)
     update(TABLES)
+    await trio.sleep_forever()
+
+
+async def _hostile_finder(update: NearbyUpdate) -> None:
+    """The two tables, and a third whose name is markup."""
+    await trio.sleep(0.05)
+    update([*TABLES, NearbyTable(LINK.replace("5f", "6f"), MARKUP, seated=1, seats=2)])
     await trio.sleep_forever()
 
 
@@ -135,7 +143,7 @@ async def test_join_page_in_the_browser() -> None:
         front = WebFrontEnd(server)
 
         async def ask() -> None:
-            picked.append(await front.ask_link(_checked, _finder))
+            picked.append(await front.ask_link(_checked, _hostile_finder))
 
         nursery.start_soon(ask)
 
@@ -145,8 +153,14 @@ async def test_join_page_in_the_browser() -> None:
 
             with chromium() as driver:
                 driver.get(server.url)
-                rows = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, ".nearby-table"), what="the list")
-                assert len(rows) == 2 and "Anya" in rows[0].text and "2 of 4 seats taken" in rows[0].text
+                wait_for(lambda: [b for b in driver.find_elements(By.CSS_SELECTOR, ".join-nearby") if b.is_enabled()]
+                         [2:], what="the Join buttons (offered once their rows have held still for a second)")
+                rows = driver.find_elements(By.CSS_SELECTOR, ".nearby-table")
+                assert len(rows) == 3 and "Anya" in rows[0].text and "2 of 4 seats taken" in rows[0].text
+                assert rows[0].find_element(By.CSS_SELECTOR, ".nearby-address").text == "192.168.1.20:40123"
+                assert rows[2].find_element(By.CSS_SELECTOR, ".nearby-host").text == MARKUP
+                assert not driver.find_elements(By.CSS_SELECTOR, "#nearby img")
+                assert driver.execute_script("return window.__pwned === undefined")
                 assert driver.switch_to.active_element.get_attribute("id") == "link"  # ready to paste into
                 driver.find_element(By.ID, "link").send_keys("localhost:80 nope", Keys.ENTER)
                 error = wait_for(lambda: driver.find_element(By.ID, "link-error").text, what="the error")

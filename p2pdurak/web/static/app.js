@@ -167,14 +167,16 @@ function renderLobby(l) {
     </div>`;
 }
 
-// `join` with no link: the tables found nearby (when something looks for them), each with its Join button, then
-// the box to paste a link into; a link the process refused shows why, in place, and stays in the box.
+// `join` with no link: the tables found nearby (when something looks for them), each with its Join button (off
+// until its row has held its place a moment: the list may change under the pointer), then the box to paste a link
+// into; a link the process refused shows why, in place, and stays in the box.
 function renderPick(p, strings) {
   const rows = (p.nearby || []).map((t) => `<li class="nearby-table">
       <div><strong class="nearby-host">${esc(t.host)}</strong>
+        ${t.address ? `<span class="nearby-address">${esc(t.address)}</span>` : ""}
         ${t.seats ? `<span class="nearby-seats">${esc(t.seats)}</span>` : ""}
         ${t.options ? `<div class="nearby-options">${esc(t.options)}</div>` : ""}</div>
-      <button type="button" class="action join-nearby" data-link="${esc(t.link)}" aria-label="${esc(t.join)}">${esc(strings.join_button)}</button>
+      <button type="button" class="action join-nearby" data-link="${esc(t.link)}" aria-label="${esc(t.join)}"${t.ready ? "" : " disabled"}>${esc(strings.join_button)}</button>
     </li>`).join("");
   const nearby = p.nearby === null ? "" : `<section class="nearby" id="nearby" aria-labelledby="nearby-title">
       <h2 id="nearby-title">${esc(strings.nearby_title)}</h2>
@@ -385,7 +387,7 @@ function handCard(card) {
 
 root.addEventListener("click", (event) => {
   const el = event.target.closest("button, a");
-  if (!el || !state) return;
+  if (!el || !state || el.disabled) return;
   if (el.dataset.hand !== undefined) handCard(Number(el.dataset.hand));
   else if (el.dataset.attack !== undefined && selected !== null) {
     const beat = state.actions.find((a) => a.kind === "beat" && a.card === selected && a.attack === Number(el.dataset.attack));
