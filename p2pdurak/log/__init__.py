@@ -52,7 +52,15 @@ from p2pdurak.log.messages import (
     MAX_SEATS,
     MIN_SEATS,
 )
-from p2pdurak.log.moves import SignedMove, VerifiedReject, authenticate_move, sign_move, sign_reject, verify_reject
+from p2pdurak.log.moves import (
+    SignedMove,
+    VerifiedReject,
+    authenticate_move,
+    sign_move,
+    sign_reject,
+    unchecked_body,
+    verify_reject,
+)
 from p2pdurak.log.sequencer import Appended, Rejected, Sequencer, Validator
 
 __all__ = [
@@ -116,6 +124,7 @@ __all__ = [
     "sign_genesis",
     "sign_move",
     "sign_reject",
+    "unchecked_body",
     "verify_genesis",
     "verify_reject",
     "verify_transcript",

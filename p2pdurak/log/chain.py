@@ -125,6 +125,28 @@ class ChainFollower:
             self._append(entry)
         return entry
 
+    def accept_built(self, entry: VerifiedEntry) -> VerifiedEntry | None:
+        """Append an entry that the sequencer of this same process built a moment ago (the host seat's own chain):
+        it signed the entry itself and checked the author's signature on the move, so those two signatures are not
+        checked again here; every check of the chain itself is (seq, link, counter, seen)."""
+        host = self.genesis.host
+        length = len(self._entries)
+        if entry.seq < length:
+            held = self._entries[entry.seq].encoded
+            if held == entry.encoded:
+                return None
+            raise LogFault("equivocation", f"two host-signed entries with seq {entry.seq}", seat=host,
+                           evidence=(held, entry.encoded))
+        if entry.seq != length:
+            raise LogFault("wrong-seq", f"entry {entry.seq} where {length} was due", seat=host)
+        if entry.prev != self.head:
+            raise LogFault("wrong-prev", f"entry {entry.seq} does not link to the head", seat=host)
+        pending = self._check_against_chain(entry.move, blame=host)
+        if pending.seen_length != entry.seen_length:
+            raise LogFault("unknown-seen", "the entry's move saw another entry on this chain", seat=host)
+        self._append(entry)
+        return entry
+
     def compare(self, entry_bytes: bytes) -> EntryEquivocation | None:
         """Fork detection for a host-signed entry learned elsewhere: evidence if it contradicts our chain.
 

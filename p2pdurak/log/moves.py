@@ -50,6 +50,15 @@ def authenticate_move(genesis: VerifiedGenesis, move_bytes: bytes, *, blame: int
     return SignedMove(data.genesis, data.author, data.counter, data.seen, data.body, move_bytes, sha256(move_bytes))
 
 
+def unchecked_body(move_bytes: bytes) -> bytes | None:
+    """The body of a move, decoded but NOT authenticated (None if it does not decode): only for choosing which moves
+    are worth a signature check at all."""
+    try:
+        return decode(decode(move_bytes, Move).data, MoveData).body
+    except DecodeError:
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class VerifiedReject:
     author: int

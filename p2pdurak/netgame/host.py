@@ -96,7 +96,8 @@ class GameHost:
             return Submission(reject=result.reject_bytes)
         if result.duplicate:
             return Submission()
-        self.runner.apply_entry(result.entry_bytes)  # persisted by the host seat before anyone sees it
+        # persisted by the host seat before anyone sees it; the signatures it just made or checked are not checked again
+        self.runner.apply_entry(result.entry_bytes, built=result.entry)
         self._after_entry()
         return Submission(entries=(result.entry_bytes,))
 
@@ -116,7 +117,7 @@ class GameHost:
             if peer.pending is not None:  # our own move on its way over loopback: log it first, as it is
                 own = sequencer.submit(peer.pending, peer.validate)
                 if not isinstance(own, Rejected) and not own.duplicate:
-                    self.runner.apply_entry(own.entry_bytes, act=False)
+                    self.runner.apply_entry(own.entry_bytes, act=False, built=own.entry)
                     entries.append(own.entry_bytes)
                 elif isinstance(own, Rejected):
                     peer.on_reject(own.reject_bytes)
@@ -129,7 +130,7 @@ class GameHost:
                 peer.on_reject(result.reject_bytes)
                 self.server.finish(SILENT)
                 return entries
-            self.runner.apply_entry(result.entry_bytes, act=False)
+            self.runner.apply_entry(result.entry_bytes, act=False, built=result.entry)
             entries.append(result.entry_bytes)
         finally:
             self.runner.paused = was_paused

@@ -15,6 +15,7 @@ from p2pdurak.crypto.identity import Identity
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, LocalError, PeerFault, RuleError
 from p2pdurak.log import (
+    VerifiedEntry,
     VerifiedGenesis,
     authenticate_move,
     check_genesis_data,
@@ -361,15 +362,16 @@ class SeatRunner:
         self.listener.progress("table-code", text=table_code(genesis.hash))
         return peer
 
-    def apply_entry(self, entry: bytes, *, act: bool = True) -> list[Event]:
-        """Persist the next entry, check and apply it, then answer it (unless `act` is false)."""
+    def apply_entry(self, entry: bytes, *, act: bool = True, built: VerifiedEntry | None = None) -> list[Event]:
+        """Persist the next entry, check and apply it, then answer it (unless `act` is false). `built`: the host's
+        sequencer's own VerifiedEntry of it (the host seat: Peer.receive)."""
         peer = self.peer
         assert peer is not None and self.log is not None
         self.log.entry(entry)
         self.entries.append(entry)
         before = peer.rules
         length = peer.chain.length
-        events = peer.receive(entry)
+        events = peer.receive(entry, built=built)
         named: int | None = None  # the seat a silent-seat abort of this entry names
         if peer.chain.length > length:
             body = game.parse_body(peer.chain.entries[-1].move)

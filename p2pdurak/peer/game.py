@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from p2pdurak.cards import Card
 from p2pdurak.crypto import deck as deckp
 from p2pdurak.crypto import deck_messages
-from p2pdurak.crypto.audit import audit
+from p2pdurak.crypto.audit import audit_verified
 from p2pdurak.crypto.deck import DeckParams, DeckTranscript
 from p2pdurak.crypto.deck_errors import NotACard
 from p2pdurak.crypto.deck_messages import AuditMsg, LockMsg, RevealMsg, ShuffleMsg
@@ -637,7 +637,7 @@ def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
     rules = snap.rules
     complete = all(snap.audited >> s & 1 for s in range(ctx.seats)) and len(snap.deck.shuffles) == ctx.seats
     if complete:
-        report = audit(snap.deck)
+        report = audit_verified(snap.deck)  # the deck holds only messages this peer verified (R-MP-20)
         fault = report.fault
         if fault is None and rules is not None and report.cards:
             hands = starting_hands(ctx, report.cards)

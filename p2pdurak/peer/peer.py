@@ -16,7 +16,16 @@ from p2pdurak.crypto.group import scalar_to_bytes
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import LocalError, PeerFault, RuleError
-from p2pdurak.log import ChainFollower, SignedMove, VerifiedGenesis, authenticate_move, sign_move, verify_reject
+from p2pdurak.log import (
+    ChainFollower,
+    SignedMove,
+    VerifiedEntry,
+    VerifiedGenesis,
+    authenticate_move,
+    sign_move,
+    unchecked_body,
+    verify_reject,
+)
 from p2pdurak.peer import game
 from p2pdurak.peer.events import Event, Faulted, Refused, fault_event
 from p2pdurak.peer.messages import (
@@ -146,14 +155,15 @@ class Peer:
 
     # ------------------------------------------------------------------------------------------ entries
 
-    def receive(self, entry_bytes: bytes) -> list[Event]:
+    def receive(self, entry_bytes: bytes, *, built: VerifiedEntry | None = None) -> list[Event]:
         """Check the next entry (signatures, chain, rules, keys, proofs) and apply it. A faulty entry stops this
-        peer's game with a Faulted event and changes nothing else."""
+        peer's game with a Faulted event and changes nothing else. `built`: the same entry as this process's own
+        sequencer built it (the host seat), whose signatures need no second check (ChainFollower.accept_built)."""
         if self.faulted is not None:
             return []
         index = self.chain.length
         try:
-            entry = self.chain.accept(entry_bytes)
+            entry = self.chain.accept(entry_bytes) if built is None else self.chain.accept_built(built)
         except PeerFault as exc:
             fault = fault_event(exc, index)  # a chain fault without evidence of its own: the entry is the evidence
             self.faulted = fault if fault.evidence else replace(fault, evidence=(entry_bytes,))
@@ -183,12 +193,15 @@ class Peer:
         the move was such an Ack (it may make our keys due); anything else is the log's business."""
         if self.seat is None or self.faulted is not None:
             return False
-        try:
-            move = authenticate_move(self.genesis, move_bytes, blame=None)
-            body = game.parse_body(move)
-        except PeerFault:
+        body_bytes = unchecked_body(move_bytes)  # a signature is checked only on what may be an Ack
+        if body_bytes is None:
             return False
-        if move.author == self.seat or not isinstance(body, Ack):
+        try:
+            body = decode(body_bytes, Ack)
+            move = authenticate_move(self.genesis, move_bytes, blame=None)
+        except (DecodeError, PeerFault):
+            return False
+        if move.author == self.seat:
             return False
         self._direct_acks[move.author] = (body.seq, move.seen)
         return True
