@@ -1,0 +1,37 @@
+"""Run inside a test's network namespace: listen for mDNS (224.0.0.251:5353) and SSDP (239.255.255.250:1900) on
+the interface of ADDRESS for SECONDS, then print one JSON line: the senders heard on each port."""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import sys
+import time
+
+GROUPS = {5353: "224.0.0.251", 1900: "239.255.255.250"}
+
+
+def main(address: str, seconds: float) -> None:
+    sockets = {}
+    for port, group in GROUPS.items():
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("", port))
+        membership = socket.inet_aton(group) + socket.inet_aton(address)
+        sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
+        sockets[sock] = port
+    print("listening", flush=True)
+    heard: dict[int, list[str]] = {port: [] for port in GROUPS}
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        ready, _, _ = select.select(list(sockets), [], [], left)
+        for sock in ready:
+            _, (sender, _port) = sock.recvfrom(65535)
+            if sender not in heard[sockets[sock]]:
+                heard[sockets[sock]].append(sender)
+    print(json.dumps(heard), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], float(sys.argv[2]))
