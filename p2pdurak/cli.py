@@ -47,16 +47,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _debug_log() -> None:
-    """P2PDURAK_DEBUG=1: our debug log on stderr (e.g. why an announcement on the LAN was skipped)."""
+    """P2PDURAK_DEBUG=1: our debug log and zeroconf's warnings on stderr (e.g. why an announcement on the LAN was
+    skipped)."""
     import logging
     import os
 
     if os.environ.get("P2PDURAK_DEBUG"):
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
-        logger = logging.getLogger("p2pdurak")
-        logger.addHandler(handler)
-        logger.setLevel(logging.DEBUG)
+        for name, level in (("p2pdurak", logging.DEBUG), ("zeroconf", logging.WARNING)):  # zeroconf's debug: per packet
+            logger = logging.getLogger(name)
+            logger.addHandler(handler)
+            logger.setLevel(level)
 
 
 def main(argv: list[str] | None = None) -> int:

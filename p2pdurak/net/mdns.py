@@ -14,15 +14,39 @@ import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import ifaddr
 import trio
+import zeroconf
 from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
+from p2pdurak.errors import LocalError
 from p2pdurak.net.nearby import SERVICE_TYPE, AdError, TableAd, check_announcer, parse_txt
 
 log = logging.getLogger("p2pdurak.mdns")
+# zeroconf logs network trouble (an interface going away, a failed send) as warnings; with no handler configured
+# Python would print them over the terminal's game screen. Our own code reports what fails; P2PDURAK_DEBUG=1
+# (cli.py) shows zeroconf's warnings too.
+_zeroconf_log = logging.getLogger("zeroconf")
+_zeroconf_log.addHandler(logging.NullHandler())
+_zeroconf_log.propagate = False
+T = TypeVar("T")
+
+
+class LanUnavailable(LocalError):
+    """mDNS cannot run here (no usable interface, the port refused, ...): the table is not listed, or none found."""
+
+    def __init__(self, exc: BaseException) -> None:
+        super().__init__("lan-unavailable", str(exc) or type(exc).__name__)
+
+
+async def _in_thread(fn: Callable[..., T], *args: object) -> T:
+    """A blocking zeroconf call off the trio loop, its failures as LanUnavailable."""
+    try:
+        return await trio.to_thread.run_sync(fn, *args)
+    except (OSError, zeroconf.Error) as exc:
+        raise LanUnavailable(exc) from exc
 MAX_TABLES = 64  # a joiner keeps at most this many announcements (a flood of names cannot grow it further)
 # How long the browser's one thread waits for the records of a name that came without them (a standard responder
 # sends them along with the name). Records that come later are a change of their own (Updated), so a flood of
@@ -62,7 +86,7 @@ class Announcer:
         return self._ad
 
     async def start(self) -> None:
-        self._zc = await trio.to_thread.run_sync(self._open)
+        self._zc = await _in_thread(self._open)
 
     def _open(self) -> Zeroconf:
         zc = Zeroconf(interfaces=[self._address], ip_version=IPVersion.V4Only)
@@ -78,12 +102,15 @@ class Announcer:
             return
         self._ad = ad
         self._info = _with_txt(self._info, ad)
-        await trio.to_thread.run_sync(self._zc.update_service, self._info)
+        await _in_thread(self._zc.update_service, self._info)
 
     async def aclose(self) -> None:
         zc, self._zc = self._zc, None
         if zc is not None:
-            await trio.to_thread.run_sync(_goodbye, zc, self._info)
+            try:
+                await _in_thread(_goodbye, zc, self._info)
+            except LanUnavailable as exc:  # the network went first: the record expires by its TTL
+                log.debug("no goodbye sent: %s", exc.message)
 
 
 def _with_txt(info: ServiceInfo, ad: TableAd) -> ServiceInfo:
@@ -131,8 +158,8 @@ class TableBrowser:
 
     async def __aenter__(self) -> TableBrowser:
         self._token = trio.lowlevel.current_trio_token()
-        self._networks = await trio.to_thread.run_sync(attached_networks)
-        self._zc, self._browser = await trio.to_thread.run_sync(self._open)
+        self._networks = await _in_thread(attached_networks)
+        self._zc, self._browser = await _in_thread(self._open)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -141,7 +168,10 @@ class TableBrowser:
         self._closing.set()  # (zeroconf's cancel waits until its thread has handled every queued change)
         if zc is not None:
             with trio.CancelScope(shield=True):
-                await trio.to_thread.run_sync(_close_browser, zc, browser)
+                try:
+                    await _in_thread(_close_browser, zc, browser)
+                except LanUnavailable as exc:
+                    log.debug("closing the browser: %s", exc.message)
 
     def _open(self) -> tuple[Zeroconf, ServiceBrowser]:
         zc = Zeroconf(interfaces=InterfaceChoice.All, ip_version=IPVersion.V4Only)

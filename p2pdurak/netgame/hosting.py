@@ -16,7 +16,7 @@ from p2pdurak.net.api import Ending, NetEvent
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
 from p2pdurak.net.links import format_short
-from p2pdurak.net.mdns import Announcer
+from p2pdurak.net.mdns import Announcer, LanUnavailable
 from p2pdurak.net.nearby import AdError, TableAd, multicast_allowed, options_text, parse_txt
 from p2pdurak.net.portmap import PortMapper
 from p2pdurak.net.transport import P2PTransport
@@ -247,8 +247,8 @@ class HostCommand:
             while True:
                 await trio.sleep(0.25)
                 await announcer.update(self._table_ad(side, link))
-        except OSError as exc:
-            self.say(f"not announced on the local network: {exc}")
+        except LanUnavailable as exc:
+            self.say(f"not announced on the local network: {exc.message}")
         finally:
             with trio.move_on_after(3, shield=True):
                 await announcer.aclose()

@@ -12,7 +12,7 @@ from p2pdurak import i18n_strings as S
 from p2pdurak.errors import LocalError
 from p2pdurak.i18n import _
 from p2pdurak.net.links import InviteError, parse_invite
-from p2pdurak.net.mdns import FoundTable, browse
+from p2pdurak.net.mdns import FoundTable, LanUnavailable, browse
 from p2pdurak.net.nearby import NO_MULTICAST_ENV, TableAd, multicast_allowed
 
 BROWSE_SECONDS = 2.5
@@ -43,8 +43,8 @@ def look_for_tables(seconds: float, say: Say) -> tuple[FoundTable, ...]:
     say(_(S.NEARBY_LOOKING).format(seconds=f"{seconds:g}"))
     try:
         return trio.run(browse, seconds, heard)
-    except OSError as exc:
-        say(_(S.NEARBY_CANNOT).format(error=exc.strerror or exc))
+    except LanUnavailable as exc:
+        say(_(S.NEARBY_CANNOT).format(error=exc.message))
         return ()
 
 

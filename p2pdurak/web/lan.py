@@ -4,13 +4,16 @@ browser of p2pdurak.net.mdns, updated live while the page asks for a link. Only 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 import trio
 
-from p2pdurak.net.mdns import FoundTable, TableBrowser
+from p2pdurak.net.mdns import FoundTable, LanUnavailable, TableBrowser
 from p2pdurak.net.nearby import rules_options
 from p2pdurak.web.nearby import NearbyTable, NearbyUpdate
+
+log = logging.getLogger("p2pdurak.web.lan")
 
 
 def nearby_tables(found: Sequence[FoundTable]) -> list[NearbyTable]:
@@ -32,9 +35,12 @@ async def lan_finder(update: NearbyUpdate, gap: float = UPDATE_GAP) -> None:
         latest[:] = [found]
         changed.set()
 
-    async with TableBrowser(heard):
-        while True:
-            await changed.wait()
-            changed = trio.Event()
-            update(nearby_tables(latest[0]))
-            await trio.sleep(gap)
+    try:
+        async with TableBrowser(heard):
+            while True:
+                await changed.wait()
+                changed = trio.Event()
+                update(nearby_tables(latest[0]))
+                await trio.sleep(gap)
+    except LanUnavailable as exc:  # the list stays empty; the page still takes a pasted link
+        log.debug("no tables nearby: %s", exc.message)

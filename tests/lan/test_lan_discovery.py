@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,7 +53,81 @@ def _env() -> dict[str, str]:
     return env
 
 
+class Proc:
+    """A process in a namespace whose output a thread drains all along (a full pipe never stalls it), read line by
+    line with a time limit."""
+
+    def __init__(self, argv: list[str], *, stdin: bool = False) -> None:
+        self.proc = subprocess.Popen(argv, env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, cwd=ROOT)
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._queue.put(line)
+        self._queue.put(None)
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def wait_for(self, *patterns: str, timeout: float = 60) -> re.Match[str]:
+        """The first line matching one of the patterns."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"{patterns} not printed within {timeout} s:\n{self.output}") from None
+            if line is None:
+                self._queue.put(None)
+                raise AssertionError(f"{patterns} never printed:\n{self.output}")
+            self.lines.append(line)
+            for pattern in patterns:
+                if found := re.search(pattern, line):
+                    return found
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def finish(self, timeout: float) -> int:
+        """Wait for the end (all output read); the exit code."""
+        code = self.proc.wait(timeout)
+        while (line := self._queue.get(timeout=10)) is not None:
+            self.lines.append(line)
+        return code
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def _p2pdurak(lan: Lan, member: int, *args: str, stdin: bool = False) -> Proc:
+    return Proc(lan.argv(member, [*PY, *args]), stdin=stdin)
+
+
+def _listed_first(joiner: Proc, tries: int = 5) -> str:
+    """The joiner's first listed table; Enter (look again) after a search that found none (a loaded machine)."""
+    for _ in range(tries):
+        found = joiner.wait_for(r"^1\. (.*)$", r"^No table found on this network\.")
+        if found.group(0).startswith("1. "):
+            return found.group(1)
+        joiner.send("")
+    raise AssertionError(f"no table listed after {tries} searches:\n{joiner.output}")
+
+
 def _start(lan: Lan, member: int, *args: str, stdin: bool = False) -> subprocess.Popen[str]:
+    """A bare process (its output read with _wait_line, without a time limit: prefer Proc)."""
     return subprocess.Popen(lan.argv(member, [*PY, *args]), env=_env(), text=True, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL)
 
@@ -65,9 +142,11 @@ def _wait_line(proc: subprocess.Popen[str], pattern: str, seen: list[str]) -> re
     raise AssertionError(f"{pattern!r} never printed:\n{''.join(seen)}")
 
 
-def _stop(*procs: subprocess.Popen[str] | None) -> None:
+def _stop(*procs: Proc | subprocess.Popen[str] | None) -> None:
     for proc in procs:
-        if proc is not None and proc.poll() is None:
+        if isinstance(proc, Proc):
+            proc.stop()
+        elif proc is not None and proc.poll() is None:
             proc.terminate()
             try:
                 proc.wait(10)
@@ -79,50 +158,37 @@ def _stop(*procs: subprocess.Popen[str] | None) -> None:
 def test_lan_join_without_a_link_lists_the_table_and_plays(lan3: Lan, tmp_path: Path) -> None:
     host = bad = first = second = None
     try:
-        bad = subprocess.Popen(lan3.argv(0, [sys.executable, str(ROOT / "tests/lan/bad_announcer.py"),
-                                             lan3.addresses[0]]),
-                               env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        host_lines: list[str] = []
-        host = _start(lan3, 0, "host", "--bot", "easy", "--seats", "3", "--deck", "24", "--transfer", "--name",
-                      "Anya", "--no-lobby-input", "--no-upnp", "--profile", str(tmp_path / "h"), "--out",
-                      str(tmp_path / "h.dlog"))
-        link = _wait_line(host, r"invite link: (\S+)", host_lines).group(1)
+        bad = Proc(lan3.argv(0, [sys.executable, str(ROOT / "tests/lan/bad_announcer.py"), lan3.addresses[0]]))
+        host = _p2pdurak(lan3, 0, "host", "--bot", "easy", "--seats", "3", "--deck", "24", "--transfer", "--name",
+                         "Anya", "--no-lobby-input", "--no-upnp", "--profile", str(tmp_path / "h"), "--out",
+                         str(tmp_path / "h.dlog"))
+        link = host.wait_for(r"invite link: (\S+)").group(1)
         assert f"durak://{lan3.addresses[0]}:" in link  # the LAN address of the host's namespace, found by route
-        _wait_line(host, "announced on the local network", host_lines)
-        _wait_line(bad, "^announced", [])
+        host.wait_for("announced on the local network")
+        bad.wait_for("^announced")
 
-        first = _start(lan3, 1, "join", "--bot", "easy", "--profile", str(tmp_path / "j1"), "--out",
-                       str(tmp_path / "j1.dlog"), stdin=True)
-        first_lines: list[str] = []
-        listed = _wait_line(first, r"^1\. (.*)$", first_lines).group(1)
+        first = _p2pdurak(lan3, 1, "join", "--bot", "easy", "--profile", str(tmp_path / "j1"), "--out",
+                          str(tmp_path / "j1.dlog"), stdin=True)
+        listed = _listed_first(first)
         assert listed == f"Anya at {link[8:].split('/')[0]}: 1 of 3 seated, 2 free; 24 transfer", listed
-        assert first.stdin is not None
-        first.stdin.write("1\n")
-        first.stdin.flush()
-        _wait_line(first, "Joining Anya's table. Compare the table code aloud", first_lines)
-        assert not any(line.startswith("2. ") for line in first_lines)  # the malformed tables are not listed
-        _wait_line(host, r"joined seat 1", host_lines)
+        first.send("1")
+        first.wait_for("Joining Anya's table. Compare the table code aloud")
+        assert not any(line.startswith("2. ") for line in first.lines)  # the malformed tables are not listed
+        host.wait_for(r"joined seat 1")
 
-        second = _start(lan3, 2, "join", "--bot", "easy", "--profile", str(tmp_path / "j2"), "--out",
-                        str(tmp_path / "j2.dlog"), stdin=True)
-        second_lines: list[str] = []
-        listed = _wait_line(second, r"^1\. (.*)$", second_lines).group(1)
+        second = _p2pdurak(lan3, 2, "join", "--bot", "easy", "--profile", str(tmp_path / "j2"), "--out",
+                           str(tmp_path / "j2.dlog"), stdin=True)
+        listed = _listed_first(second)
         assert listed.endswith(": 2 of 3 seated, 1 free; 24 transfer"), listed  # the announcement kept current
-        assert second.stdin is not None
-        second.stdin.write("1\n")
-        second.stdin.flush()
+        second.send("1")
 
-        out2, _ = second.communicate(timeout=180)
-        out1, _ = first.communicate(timeout=60)
-        for out, code in ((out1, first.returncode), (out2, second.returncode)):
-            assert code == 0, out
-            assert "INVALID" not in out and "result: the durak is" in out, out
-            assert "Traceback" not in out, out
-        text = "".join(first_lines) + out1
+        for joiner in (second, first):
+            assert joiner.finish(180) == 0, joiner.output
+            assert "INVALID" not in joiner.output and "result: the durak is" in joiner.output, joiner.output
+            assert "Traceback" not in joiner.output, joiner.output
         for label in BAD:  # every malformed announcement was seen and skipped, with its reason
-            assert re.search(rf"skipped 'bad-{label}\._p2pdurak\._tcp\.local\.': \S+", text), (label, text)
-        host.wait(60)
-        assert host.returncode == 0
+            assert re.search(rf"skipped 'bad-{label}\._p2pdurak\._tcp\.local\.': \S+", first.output), label
+        assert host.finish(60) == 0, host.output
         verified = subprocess.run([*PY, "verify", str(tmp_path / "h.dlog")], capture_output=True, text=True,
                                   timeout=120)
         assert verified.returncode == 0, verified.stdout + verified.stderr
@@ -131,21 +197,21 @@ def test_lan_join_without_a_link_lists_the_table_and_plays(lan3: Lan, tmp_path: 
 
 
 def test_lan_no_announce_hides_the_table(lan2: Lan, tmp_path: Path) -> None:
-    host = None
+    host = joiner = None
     try:
-        host = _start(lan2, 0, "host", "--bot", "easy", "--no-announce", "--no-upnp", "--no-lobby-input",
-                      "--profile", str(tmp_path / "h"))
-        lines: list[str] = []
-        _wait_line(host, r"invite link: ", lines)
-        _wait_line(host, r"waiting for 1 player", lines)
-        join = subprocess.run(lan2.argv(1, [*PY, "join", "--bot", "easy", "--profile", str(tmp_path / "j")]),
-                              env=_env(), input="", capture_output=True, text=True, timeout=60)
-        assert "No table found on this network." in join.stdout, join.stdout
-        assert "Table number, or invite link (Enter: look again):" in join.stdout
-        assert join.returncode == 2 and join.stderr.strip() == "p2pdurak: bad-invite: no invite link given", join.stderr
-        assert "Traceback" not in join.stderr
+        host = _p2pdurak(lan2, 0, "host", "--bot", "easy", "--no-announce", "--no-upnp", "--no-lobby-input",
+                         "--profile", str(tmp_path / "h"))
+        host.wait_for(r"waiting for 1 player")
+        joiner = _p2pdurak(lan2, 1, "join", "--bot", "easy", "--profile", str(tmp_path / "j"), stdin=True)
+        joiner.wait_for(r"^No table found on this network\.")
+        assert joiner.proc.stdin is not None
+        joiner.proc.stdin.close()  # the person gives no link
+        assert joiner.finish(60) == 2, joiner.output
+        assert "Table number, or invite link (Enter: look again):" in joiner.output
+        assert joiner.output.rstrip().endswith("p2pdurak: bad-invite: no invite link given"), joiner.output
+        assert "Traceback" not in joiner.output
     finally:
-        _stop(host)
+        _stop(joiner, host)
 
 
 @needs_chromium
@@ -154,21 +220,16 @@ def test_lan_the_join_page_lists_the_table_live(lan2: Lan, tmp_path: Path) -> No
     announcing; its Join button joins; a whole game by clicks; the page's verify line."""
     page = host = None
     try:
-        page = subprocess.Popen(lan2.argv(1, [sys.executable, str(ROOT / "tests/lan/web_join_in_namespace.py"),
-                                              str(tmp_path)]),
-                                env=_env(), text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, cwd=ROOT)
-        page_lines: list[str] = []
-        _wait_line(page, "^READY", page_lines)
-        host = _start(lan2, 0, "host", "--bot", "easy", "--seats", "2", "--deck", "24", "--cheating", "--name",
-                      "Anya", "--no-lobby-input", "--no-upnp", "--profile", str(tmp_path / "h"))
-        host_link = _wait_line(host, r"invite link: (\S+)", []).group(1)
-        _wait_line(host, "announced on the local network", [])
-        assert page.stdin is not None
-        page.stdin.write("GO\n")
-        page.stdin.flush()
-        out, _ = page.communicate(timeout=240)
-        report = json.loads(out.strip().splitlines()[-1])
+        page = Proc(lan2.argv(1, [sys.executable, str(ROOT / "tests/lan/web_join_in_namespace.py"), str(tmp_path)]),
+                    stdin=True)
+        page.wait_for("^READY")
+        host = _p2pdurak(lan2, 0, "host", "--bot", "easy", "--seats", "2", "--deck", "24", "--cheating", "--name",
+                         "Anya", "--no-lobby-input", "--no-upnp", "--profile", str(tmp_path / "h"))
+        host_link = host.wait_for(r"invite link: (\S+)").group(1)
+        host.wait_for("announced on the local network")
+        page.send("GO")
+        assert page.finish(240) == 0, page.output
+        report = json.loads(page.lines[-1])
         assert report["empty"], report
         assert report["address"] == f"{lan2.addresses[0]}:{host_link.split(':')[2].split('/')[0]}", report
         assert report["rows"] == [{"host": "Anya", "seats": "1 of 2 seats taken",

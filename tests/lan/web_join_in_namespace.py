@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,8 @@ def main(workdir: Path) -> None:
                              "--profile", str(workdir / "web-join"), "--out", str(workdir / "web.dlog")],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=os.environ)
     report: dict[str, Any] = {}
+    rest: list[str] = []
+    drain: threading.Thread | None = None
     try:
         assert join.stdout is not None
         url = None
@@ -37,6 +40,8 @@ def main(workdir: Path) -> None:
                 url = found.group(1)
                 break
         assert url is not None, "no URL printed"
+        drain = threading.Thread(target=lambda: rest.extend(join.stdout or ()), daemon=True)
+        drain.start()  # the join command never blocks on a full pipe
         with chromium() as driver:
             driver.get(url)
             empty = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#nearby .empty"), timeout=30,
@@ -64,7 +69,9 @@ def main(workdir: Path) -> None:
         if join.poll() is None:
             join.terminate()
             join.wait(10)
-        report["output"] = join.stdout.read() if join.stdout is not None else ""
+        if drain is not None:
+            drain.join(10)
+        report["output"] = "".join(rest)
         print(json.dumps(report), flush=True)
 
 
