@@ -198,3 +198,34 @@ def test_lan_options_short_form() -> None:
     assert rules_options("52 teams-2v2", 3) is None  # not a game: listed without options
     assert rules_options("36 later-option", 2) is None
     assert rules_options("36 show-trump", 2) is None
+
+
+def _no_mdns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """zeroconf cannot open its sockets here (as on a machine with no usable interface): nothing is sent."""
+    import p2pdurak.net.mdns as mdns
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(99, "Cannot assign requested address")
+
+    monkeypatch.setattr(mdns, "Zeroconf", refuse)
+    monkeypatch.delenv(NO_MULTICAST_ENV, raising=False)
+
+
+def test_lan_no_mdns_at_the_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_mdns(monkeypatch)
+    said: list[str] = []
+    assert ask_link_at_prompt(_reader(LINK), said.append, seconds=0.01) == LINK
+    assert "Cannot look for tables on this network: [Errno 99] Cannot assign requested address" in said
+    assert "No table found on this network." in said
+
+
+async def test_lan_no_mdns_on_the_page_or_at_the_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    from p2pdurak.net.mdns import Announcer, LanUnavailable
+    from p2pdurak.web.lan import lan_finder
+
+    _no_mdns(monkeypatch)
+    lists: list[object] = []
+    await lan_finder(lists.append)  # returns (the page keeps its empty list) instead of failing the join page
+    assert lists == []
+    with pytest.raises(LanUnavailable, match="lan-unavailable"):
+        await Announcer(AD, bytes(16), "192.168.1.20", 4711).start()
