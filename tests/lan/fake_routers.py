@@ -22,6 +22,7 @@ class FakeIgd:
     greedy: int = 0  # bytes the description "needs" (miniupnpc reads a whole reply into memory)
     discoverdelay: int = 0
     lanaddr: str = "192.168.1.20"
+    nobody_answers: bool = False  # as miniupnpc when no device answered: discover() raises Exception("Success")
 
     def _log(self, *call: object) -> None:
         with open(os.environ["FAKE_IGD_LOG"], "a") as f:
@@ -30,6 +31,8 @@ class FakeIgd:
     def discover(self) -> int:
         self._log("discover", self.discoverdelay)
         time.sleep(self.stall)
+        if self.nobody_answers:
+            raise Exception("Success")
         return self.routers
 
     def selectigd(self) -> str:
@@ -70,6 +73,10 @@ def public() -> FakeIgd:
 
 def no_router() -> FakeIgd:
     return FakeIgd(routers=0)
+
+
+def nobody_answers() -> FakeIgd:
+    return FakeIgd(nobody_answers=True)
 
 
 def no_external() -> FakeIgd:

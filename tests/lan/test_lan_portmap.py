@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from p2pdurak.net.portmap import DESCRIPTION, LEASE_SECONDS, PortMapper
+from p2pdurak.net.portmap import DESCRIPTION, DISCOVER_MS, LEASE_SECONDS, PortMapper
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +40,7 @@ async def test_lan_upnp_maps_and_removes(router_log: Path) -> None:
     assert attempt.reason == "mapped" and attempt.mapping is not None
     assert (attempt.mapping.external_address, attempt.mapping.external_port) == ("203.0.113.7", 4711)
     assert attempt.mapping.behind_another_nat  # 203.0.113.0/24 is a documentation range, not a public address
-    assert calls(router_log) == [["discover", 2000], ["add", 4711, "TCP", "192.168.1.20", 4711, DESCRIPTION,
+    assert calls(router_log) == [["discover", DISCOVER_MS], ["add", 4711, "TCP", "192.168.1.20", 4711, DESCRIPTION,
                                                       LEASE_SECONDS]]
     await mapper.aclose()
     assert calls(router_log)[-1] == ["delete", 4711, "TCP"] and mapper.removed is True and mapper.mapping is None
@@ -64,7 +64,7 @@ async def test_lan_upnp_public_address(router_log: Path) -> None:
 
 
 @pytest.mark.parametrize(("router", "reason"), [
-    ("no_router", "no-router"), ("no_external", "no-external-address"),
+    ("no_router", "no-router"), ("nobody_answers", "no-router"), ("no_external", "no-external-address"),
     ("loopback_external", "no-external-address"),  # a link to 127.0.0.1 "from outside" is never printed
     ("refuses", "refused"), ("fails", "error"),
 ])
@@ -81,7 +81,7 @@ async def test_lan_upnp_gives_up_in_time(router_log: Path) -> None:
     mapper = PortMapper(4711, fake("silent"), seconds=0.5)
     attempt = await mapper.open()
     assert (attempt.mapping, attempt.reason) == (None, "timeout")
-    assert calls(router_log) == [["discover", 2000]]
+    assert calls(router_log) == [["discover", DISCOVER_MS]]
 
 
 async def test_lan_upnp_no_mapping_after_the_time_limit(router_log: Path) -> None:
