@@ -33,6 +33,9 @@ class VerifiedEntry:
     hash: bytes
 
 
+MAX_AUTHENTIC = 64  # moves kept by know_authentic (a seat has one or two unlogged moves; a few direct Acks)
+
+
 class ChainFollower:
     """Checks entries one by one and keeps the chain. A failed check leaves the state exactly as it was."""
 
@@ -43,6 +46,7 @@ class ChainFollower:
         self._last_counter: list[int] = [0] * genesis.seats
         self._by_counter: dict[tuple[int, int], SignedMove] = {}
         self._by_move_hash: dict[bytes, VerifiedEntry] = {}
+        self._authentic: dict[bytes, SignedMove] = {}  # move bytes whose signature this process made or checked
 
     # -- what the peer reads -------------------------------------------------------------------------------------
 
@@ -125,6 +129,12 @@ class ChainFollower:
             self._append(entry)
         return entry
 
+    def know_authentic(self, move: SignedMove) -> None:
+        """A move whose author signature this process has made or checked already (our own move; an Ack sent to us
+        directly): when an entry carries exactly these bytes, the signature is not checked a second time."""
+        if len(self._authentic) < MAX_AUTHENTIC:
+            self._authentic[move.encoded] = move
+
     def accept_built(self, entry: VerifiedEntry) -> VerifiedEntry | None:
         """Append an entry that the sequencer of this same process built a moment ago (the host seat's own chain):
         it signed the entry itself and checked the author's signature on the move, so those two signatures are not
@@ -188,7 +198,7 @@ class ChainFollower:
             raise LogFault("wrong-seq", f"entry {seq} where {length} was due", seat=host)
         if data.prev != self.head:
             raise LogFault("wrong-prev", f"entry {seq} does not link to the head", seat=host)
-        move = authenticate_move(self.genesis, data.move, blame=host)
+        move = self._authentic.pop(data.move, None) or authenticate_move(self.genesis, data.move, blame=host)
         pending = self._check_against_chain(move, blame=host)
         return VerifiedEntry(seq, data.prev, move, pending.seen_length, entry_bytes, sha256(entry_bytes))
 

@@ -291,26 +291,28 @@ def blocking_seats(st: State) -> tuple[int, ...]:
 
 
 def advance(
-    ctx: GameContext, snap: Snapshot, move: SignedMove, seq: int, seen_version: int | None
+    ctx: GameContext, snap: Snapshot, move: SignedMove, seq: int, seen_version: int | None, *, made_here: bool = False
 ) -> tuple[Snapshot, list[Event]]:
-    """Apply the move of entry `seq`. `seen_version`: the rules table version at the entry its author had seen."""
+    """Apply the move of entry `seq`. `seen_version`: the rules table version at the entry its author had seen.
+    `made_here`: the viewer's own move, made and signed by this very peer (its proofs are not verified again)."""
     author = move.author
     body = parse_body(move)
     if snap.phase == OVER_PHASE:
         raise _refuse("game-over", "the game is over", author)
     if isinstance(body, AbortBody) and body.reason == SILENT_SEAT:
         return _abort(ctx, snap, body, author, seq)
-    nxt, events = _step(ctx, snap, body, author, seq, seen_version)
+    nxt, events = _step(ctx, snap, body, author, seq, seen_version, made_here)
     return _answer_claims(ctx, nxt, seq), events
 
 
 def _step(
-    ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int, seen_version: int | None
+    ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int, seen_version: int | None,
+    made_here: bool = False,
 ) -> tuple[Snapshot, list[Event]]:
     if isinstance(body, AbortBody):
         return _abort(ctx, snap, body, author, seq)
     if snap.phase == SHUFFLE or snap.phase == LOCK:
-        return _setup_step(ctx, snap, body, author, seq)
+        return _setup_step(ctx, snap, body, author, seq, made_here)
     if snap.phase in (DEAL_ACK, DRAW_ACK):
         return _ack(ctx, snap, body, author)
     if snap.phase in (DEAL_KEYS, DRAW_KEYS):
@@ -322,14 +324,16 @@ def _step(
 
 # ------------------------------------------------------------------------------------------------- setup
 
-def _setup_step(ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int) -> tuple[Snapshot, list[Event]]:
+def _setup_step(
+    ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int, made_here: bool = False
+) -> tuple[Snapshot, list[Event]]:
     if not isinstance(body, DeckStep):
         raise _refuse("out-of-phase", f"only {snap.phase} steps now", author)
     msg = _deck_msg(ctx, body, author)
     want = ShuffleMsg if snap.phase == SHUFFLE else LockMsg
     if not isinstance(msg, want):
         raise _refuse("out-of-phase", f"only {snap.phase} steps now", author)
-    deck = deckp.apply(snap.deck, msg)
+    deck = deckp.apply(snap.deck, msg, made_here=made_here)
     if deck.phase == "lock" and snap.phase == SHUFFLE:
         return replace(snap, phase=LOCK, deck=deck), [PhaseChanged(LOCK)]
     if deck.phase == "play":

@@ -22,6 +22,7 @@ from p2pdurak.log import (
     VerifiedEntry,
     VerifiedGenesis,
     authenticate_move,
+    sha256,
     sign_move,
     unchecked_body,
     verify_reject,
@@ -61,6 +62,8 @@ from p2pdurak.rules import (
 )
 from p2pdurak.rules.tables import low_bits
 from p2pdurak.wire import DecodeError, decode, encode
+
+MAX_MADE = 100_000  # own moves remembered (a game has a few hundred)
 
 
 def game_context(genesis: VerifiedGenesis, seat: int | None, secrets: SeatSecrets | None) -> game.GameContext:
@@ -122,6 +125,7 @@ class Peer:
         self._my_cards: dict[int, Card] = {}  # position -> card, for positions dealt to this seat
         self._direct_acks: dict[int, tuple[int, bytes]] = {}  # seat -> (acked seq, seen) of its newest direct Ack
         self._ack_sent: bytes | None = None  # our newest signed Ack (our keys may follow it before it is logged)
+        self._made: set[bytes] = set()  # hashes of the moves this peer signed in this process
 
     # ------------------------------------------------------------------------------------------ reading
 
@@ -171,7 +175,7 @@ class Peer:
         if entry is None:
             return []
         try:
-            checked = self._check(entry.move, entry.seq, entry.seen_length)
+            checked = self._check(entry.move, entry.seq, entry.seen_length, made_here=entry.move.hash in self._made)
         except (PeerFault, RuleError) as exc:
             # The host checks every move with this same code before it signs the entry, so appending a move that
             # fails here is the host's fault (SPEC R-PEER-12); the entry itself is the evidence.
@@ -191,8 +195,8 @@ class Peer:
         """A move another seat sent us over the mesh. Only its Ack counts here (R-PEER-18): our keys of the coming
         key phase may go out once we hold every seat's Ack of the barrier, logged or signed to us directly. True if
         the move was such an Ack (it may make our keys due); anything else is the log's business."""
-        if self.seat is None or self.faulted is not None:
-            return False
+        if self.seat is None or self.faulted is not None or self.snapshot.phase not in (game.DEAL_ACK, game.DRAW_ACK):
+            return False  # (an Ack that comes before our barrier entry counts when it is logged, as before)
         body_bytes = unchecked_body(move_bytes)  # a signature is checked only on what may be an Ack
         if body_bytes is None:
             return False
@@ -204,6 +208,7 @@ class Peer:
         if move.author == self.seat:
             return False
         self._direct_acks[move.author] = (body.seq, move.seen)
+        self.chain.know_authentic(move)  # its entry comes later: checked once is enough
         return True
 
     def acks_held(self) -> int:
@@ -223,12 +228,12 @@ class Peer:
             raise PeerFault("host-faulted", "the host's own chain is broken", seat=None)
         self._check(move, self.chain.length, seen_length)
 
-    def _check(self, move: SignedMove, seq: int, seen_length: int) -> _Checked:
+    def _check(self, move: SignedMove, seq: int, seen_length: int, *, made_here: bool = False) -> _Checked:
         cached = self._checked.get(move.hash)
         if cached is not None:
             return cached
         seen_version = self.versions[seen_length] if seen_length < len(self.versions) else None
-        snapshot, events = game.advance(self.ctx, self.snapshot, move, seq, seen_version)
+        snapshot, events = game.advance(self.ctx, self.snapshot, move, seq, seen_version, made_here=made_here)
         checked = _Checked(snapshot, events)
         self._checked[move.hash] = checked
         return checked
@@ -252,7 +257,14 @@ class Peer:
         if self.faulted is not None or self.over:
             raise LocalError("game-over", "the game is over")
         self.counter += 1
-        data = sign_move(self.identity, self.genesis.hash, self.seat, self.counter, self.chain.head, encode(body))
+        body_bytes, seen = encode(body), self.chain.head
+        data = sign_move(self.identity, self.genesis.hash, self.seat, self.counter, seen, body_bytes)
+        move_hash = sha256(data)
+        # our own signature needs no check when it comes back, nor the proofs we made for it (R-PEER-10a)
+        self.chain.know_authentic(SignedMove(self.genesis.hash, self.seat, self.counter, seen, body_bytes, data,
+                                             move_hash))
+        if len(self._made) < MAX_MADE:
+            self._made.add(move_hash)
         self.pending = data
         self.pending_counter = self.counter
         return data
