@@ -106,7 +106,7 @@ class SeatRunner:
         # R-GAME-21: how long the game may wait on the host itself before we stop (above the host's own time-out)
         self.host_timeout = move_timeout + HOST_GRACE if host_timeout is None else host_timeout
         self._host_waited_since: float | None = None  # when the game began waiting on the host (None: it does not)
-        self._doubted: tuple[bytes, bytes] | None = None  # (our move, the host's Reject of it) not yet judged
+        self._doubted: list[tuple[bytes, bytes]] = []  # (our move, the host's Reject of it) not yet judged
         self.judgement: str = ""  # why we stopped with a false-reject or silent-host record (for the user)
         self._quiet_since: float | None = None  # our clock at the last entry that was not a silent-seat abort
         self._declined: set[int] = set()  # seqs of the claims we will not sign (we hold a move of the accused)
@@ -295,42 +295,54 @@ class SeatRunner:
     def _judge_reject(self) -> None:
         """R-GAME-22: check the host's Reject of our move at the chain length it names (once our chain is that
         long): a move that passes the host's own check there was refused falsely, and the signed Reject proves it."""
-        peer, doubted = self.peer, self._doubted
-        if peer is None or doubted is None or peer.faulted is not None or self.accusation is not None:
+        peer = self.peer
+        if peer is None or peer.faulted is not None or self.accusation is not None:
             return
-        move, reject = doubted
         genesis = peer.genesis
-        judged = judge_reject(genesis, self.entries, authenticate_move(genesis, move), verify_reject(genesis, reject),
-                              over=peer.over, peer=peer)
-        if judged is None:
-            return  # the Reject names entries we have not received yet: judge when they are in
-        self._doubted = None
-        if not judged.false:
+        for doubted in list(self._doubted):
+            move, reject = doubted
+            judged = judge_reject(genesis, self.entries, authenticate_move(genesis, move),
+                                  verify_reject(genesis, reject), over=peer.over, peer=peer)
+            if judged is None:
+                continue  # the Reject names entries we have not received yet: judge when they are in
+            self._doubted.remove(doubted)
+            if not judged.false:
+                continue
+            assert self.seat is not None
+            self.judgement = judged.message
+            counter = authenticate_move(genesis, move).counter
+            accusation = make_accusation(self.identity, genesis, self.seat, genesis.host, FALSE_REJECT,
+                                         len(self.entries), rejected_move_evidence(move, reject))
+            proof = "proven" if judged.proven else "an accusation, not a proof"
+            self._stop(accusation, f"false-reject (seat {genesis.host}), {proof}: our move {counter}: "
+                       f"{judged.message}", FALSE_REJECT, genesis.host, counter)
             return
-        assert self.seat is not None
-        self.judgement = judged.message
-        counter = authenticate_move(genesis, move).counter
-        accusation = make_accusation(self.identity, genesis, self.seat, genesis.host, FALSE_REJECT, len(self.entries),
-                                     rejected_move_evidence(move, reject))
-        proof = "proven" if judged.proven else "an accusation, not a proof"
-        self._stop(accusation, f"false-reject (seat {genesis.host}), {proof}: our move {counter}: {judged.message}",
-                   FALSE_REJECT, genesis.host, counter)
 
     def on_reject(self, reject: bytes) -> None:
         if self.peer is None:
             return
         had = self.peer.pending
+        ahead = self.peer.ack_ahead
         try:
             events = self.peer.on_reject(reject)
         except PeerFault as exc:
             self.errors.append(f"bad reject: {exc.reason}")
+            return
+        if ahead is not None and self.seat != self.peer.genesis.host \
+                and verify_reject(self.peer.genesis, reject).move_hash == sha256(ahead):
+            # The Ack our pending keys follow (R-PEER-18) is our move as much as they are: its Reject is judged too
+            # (R-GAME-22). The keys stay pending: without the Ack the host must refuse them as well.
+            if self.witness is not None:
+                self.witness.on_refused(sha256(ahead))
+            self._doubted.append((ahead, reject))
+            self._judge_reject()
             return
         if had is not None and self.peer.pending is None and self.witness is not None:
             self.witness.on_refused(sha256(had))  # the reject was for that move (not a repeat for an older one)
         if had is None or self.peer.pending is not None:
             return  # a repeated reject of a move already dropped (a resend after a reconnect)
         if self.seat != self.peer.genesis.host and verify_reject(self.peer.genesis, reject).move_hash == sha256(had):
-            self._doubted = (had, reject)  # was our move valid where the host says it judged it? (R-GAME-22)
+            self._doubted.append((had, reject))  # was our move valid where the host says it judged it? (R-GAME-22)
             self._judge_reject()
             if self.accusation is not None:
                 return
@@ -380,7 +392,7 @@ class SeatRunner:
             else:
                 self._quiet_since = self._now  # the game went on: every silence clock restarts (R-GAME-8)
         self._host_waited_since = None  # any entry restarts the host's clock (R-GAME-21)
-        if self._doubted is not None:
+        if self._doubted:
             self._judge_reject()
             if self.accusation is not None:
                 return events

@@ -1,0 +1,82 @@
+"""Red team of R-PEER-18's keys behind a seat's own Ack (issue 17): a lying host that refuses the Ack and not the
+keys behind it is still held to its Reject (R-GAME-22), as it is for any other move of ours; keys refused ahead of
+the Ack go again under a fresh counter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from p2pdurak.log import FALSE_REJECT, authenticate_move, check_accusation
+from p2pdurak.netgame.seat import SeatRunner
+from p2pdurak.peer import game as peer_game
+from p2pdurak.peer.messages import Ack
+from p2pdurak.peer.verify import verify_transcript_bytes
+from tests.accusation.accusation_helpers import Game, game
+from tests.netgame.test_netgame_host_duties import SEAT, FakeClient, reject, seat_at
+
+
+class SendingClient(FakeClient):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[bytes] = []
+
+    def send_move(self, move: bytes) -> None:
+        self.sent.append(move)
+
+
+def _acked_after_the_host(g: Game) -> int:
+    """The index of seat 1's first Ack that follows the host's Ack of the same barrier (so its keys go right behind)."""
+    def is_ack(i: int) -> bool:
+        return isinstance(peer_game.parse_body(g.signed[i]), Ack)
+
+    return next(i for i in range(1, len(g.moves))
+                if g.signed[i].author == SEAT and is_ack(i) and is_ack(i - 1) and g.signed[i - 1].author == g.host)
+
+
+def _ack_and_keys(g: Game, tmp_path: Path) -> tuple[SeatRunner, SendingClient, bytes, bytes, int]:
+    """Seat 1 just before its Ack is logged, having sent the Ack and its keys behind it."""
+    k = _acked_after_the_host(g)
+    runner, _, _ = seat_at(g, tmp_path, k)
+    client = SendingClient()
+    runner.client = client  # type: ignore[assignment]
+    runner._seated = True
+    runner.step()  # our Ack
+    runner.step()  # our keys, right behind it (R-PEER-18)
+    assert len(client.sent) == 2
+    ack, keys = client.sent
+    assert isinstance(peer_game.parse_body(authenticate_move(g.table.genesis, ack)), Ack)
+    assert runner.peer is not None and runner.peer.pending == keys and runner.peer.ack_ahead == ack
+    client.sent.clear()
+    return runner, client, ack, keys, k
+
+
+def test_a_false_reject_of_our_ack_with_keys_behind_it_is_judged(tmp_path: Path) -> None:
+    g = game(2, 5)
+    runner, client, ack, _, k = _ack_and_keys(g, tmp_path)
+    runner.on_reject(reject(g, ack, k, "stale"))  # the Ack was valid at k: the Reject is false
+    assert runner.accusation is not None and client.left
+    assert check_accusation(g.table.genesis, runner.accusation).reason == FALSE_REJECT
+    report = verify_transcript_bytes(runner.transcript())
+    assert (report.reason, report.seat) == (FALSE_REJECT, g.host)
+    assert report.accusation is not None and report.accusation.proven
+
+
+def test_keys_refused_ahead_of_our_ack_are_an_honest_reject_and_go_again_under_a_new_counter(tmp_path: Path) -> None:
+    g = game(2, 5)
+    runner, client, ack, keys, k = _ack_and_keys(g, tmp_path)
+    assert ack == g.moves[k]  # the Ack the real game logged (same counter, seen and deterministic signature)
+    runner.apply_entry(g.table.entries[k])  # our Ack is logged; the keys still pend
+    assert runner.peer is not None and runner.peer.pending == keys and not client.sent
+    runner.on_reject(reject(g, keys, k, "out-of-phase"))  # judged at k, where our Ack was not yet logged: honest
+    assert runner.accusation is None and not client.left and len(client.sent) == 1
+    again, first = authenticate_move(g.table.genesis, client.sent[0]), authenticate_move(g.table.genesis, keys)
+    assert again.body == first.body and again.counter == first.counter + 1  # a spent counter is never signed again
+
+
+def test_a_reject_of_our_ack_once_it_is_logged_changes_nothing(tmp_path: Path) -> None:
+    g = game(2, 5)
+    runner, client, ack, keys, k = _ack_and_keys(g, tmp_path)
+    runner.apply_entry(g.table.entries[k])
+    assert runner.peer is not None and runner.peer.ack_ahead is None
+    runner.on_reject(reject(g, ack, k, "stale"))  # a Reject of a logged move: no move of ours pends under it
+    assert runner.accusation is None and not client.left and runner.peer.pending == keys
