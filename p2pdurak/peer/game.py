@@ -641,7 +641,7 @@ def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
     rules = snap.rules
     complete = all(snap.audited >> s & 1 for s in range(ctx.seats)) and len(snap.deck.shuffles) == ctx.seats
     if complete:
-        report = audit_verified(snap.deck)  # the deck holds only messages this peer verified (R-MP-20)
+        report = audit_verified(snap.deck)  # only messages this peer verified or made itself (R-MP-20a)
         fault = report.fault
         if fault is None and rules is not None and report.cards:
             hands = starting_hands(ctx, report.cards)

@@ -212,11 +212,14 @@ class Peer:
             return False
         try:
             body = decode(body_bytes, Ack)
+            if body.seq != self.snapshot.barrier:
+                return False  # another barrier's Ack (a replay, anyone's to send) counts for nothing now
             move = authenticate_move(self.genesis, move_bytes, blame=None)
         except (DecodeError, PeerFault):
             return False
-        if move.author == self.seat:
-            return False
+        held = self._direct_acks.get(move.author)
+        if move.author == self.seat or (held is not None and self._counts(*held)):
+            return False  # the Ack of this seat that counts is kept: nothing sent later erases it
         self._direct_acks[move.author] = (body.seq, move.seen)
         self.chain.know_authentic(move)  # its entry comes later: checked once is enough
         return True
@@ -224,13 +227,17 @@ class Peer:
     def acks_held(self) -> int:
         """The seats (bit mask) whose Ack of the current barrier we hold: on our chain, or signed to us directly
         with `seen` an entry of our chain at or after the barrier (so the acker is on our branch there)."""
-        snap = self.snapshot
-        held = snap.acks
+        held = self.snapshot.acks
         for author, (seq, seen) in self._direct_acks.items():
-            length = self.chain.length_at(seen)
-            if seq == snap.barrier and length is not None and length > snap.barrier:
+            if self._counts(seq, seen):
                 held |= 1 << author
         return held
+
+    def _counts(self, seq: int, seen: bytes) -> bool:
+        """A direct Ack counts if it acks the current barrier with `seen` on our chain at or after it."""
+        barrier = self.snapshot.barrier
+        length = self.chain.length_at(seen)
+        return seq == barrier and length is not None and length > barrier
 
     def validate(self, move: SignedMove, seen_length: int) -> None:
         """The sequencer's rule check: would this move be valid as the next entry? (Raises PeerFault.)"""

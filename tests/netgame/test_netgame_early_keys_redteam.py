@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from p2pdurak.log import FALSE_REJECT, authenticate_move, check_accusation
-from p2pdurak.netgame.seat import SeatRunner
+from p2pdurak.netgame.seat import QuietListener, SeatRunner
+from p2pdurak.netgame.store import game_file, load_seat
 from p2pdurak.peer import game as peer_game
 from p2pdurak.peer.messages import Ack
 from p2pdurak.peer.verify import verify_transcript_bytes
@@ -80,3 +81,27 @@ def test_a_reject_of_our_ack_once_it_is_logged_changes_nothing(tmp_path: Path) -
     assert runner.peer is not None and runner.peer.ack_ahead is None
     runner.on_reject(reject(g, ack, k, "stale"))  # a Reject of a logged move: no move of ours pends under it
     assert runner.accusation is None and not client.left and runner.peer.pending == keys
+
+
+def test_a_seat_restarted_between_its_ack_and_its_keys_never_signs_a_counter_twice(tmp_path: Path) -> None:
+    g = game(2, 5)
+    runner, _, ack, keys, k = _ack_and_keys(g, tmp_path)
+    runner.close()
+    saved = load_seat(game_file(tmp_path, g.table.genesis.data.game_id, SEAT))
+    resumed = SeatRunner(g.table.identities[SEAT], tmp_path, durable=False, listener=QuietListener())
+    peer = resumed.resume(saved)
+    first = authenticate_move(g.table.genesis, keys)
+    assert peer.pending == keys and peer.counter == first.counter and peer.ack_ahead is None
+    client = SendingClient()
+    resumed.client = client  # type: ignore[assignment]
+    resumed.on_seated(SEAT, 2, 2)  # the keys go again, as they are; the Ack is not on the chain
+    assert client.sent == [keys]
+    resumed.on_reject(reject(g, keys, k, "out-of-phase"))  # honest: our Ack is not logged
+    assert resumed.accusation is None and peer.pending is not None
+    counters = [authenticate_move(g.table.genesis, m).counter for m in client.sent[1:]]
+    bodies = [peer_game.parse_body(authenticate_move(g.table.genesis, m)) for m in client.sent[1:]]
+    assert counters == [first.counter + 1] and bodies == [Ack(peer.snapshot.barrier)]  # a new Ack, a new counter
+    resumed.step()  # and the keys behind it, again under a new counter
+    again = authenticate_move(g.table.genesis, client.sent[-1])
+    assert again.counter == first.counter + 2 and again.body == first.body
+    assert ack not in client.sent

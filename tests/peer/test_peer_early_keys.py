@@ -72,7 +72,7 @@ def test_only_acks_of_this_barrier_on_our_branch_count() -> None:
     elsewhere = sign_move(table.identities[1], table.genesis.hash, 1, counter1, bytes(32), encode(Ack(barrier)))
     assert p0.hear_direct(elsewhere) and not p0.acks_held() >> 1 & 1  # its seen is on no chain of ours
     wrong_seq = sign_move(table.identities[1], table.genesis.hash, 1, counter1, p0.chain.head, encode(Ack(0)))
-    assert p0.hear_direct(wrong_seq) and not p0.acks_held() >> 1 & 1
+    assert not p0.hear_direct(wrong_seq) and not p0.acks_held() >> 1 & 1  # another barrier: not even checked
     before = p0.chain.entry(barrier - 1).hash  # seen before the barrier: the acker may be on another branch
     early = sign_move(table.identities[1], table.genesis.hash, 1, counter1, before, encode(Ack(barrier)))
     assert p0.hear_direct(early) and not p0.acks_held() >> 1 & 1
