@@ -4,11 +4,14 @@ grow its memory."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from p2pdurak.log import sign_move
 from p2pdurak.peer import Peer
 from p2pdurak.peer import game as peer_game
-from p2pdurak.peer.messages import Ack
-from p2pdurak.wire import encode
+from p2pdurak.peer.messages import BODY_TYPES, AbortBody, Ack, ChallengeBody, PassBody, PlayBody, TakeBody
+from p2pdurak.wire import DecodeError, decode, decode_one_of, encode
 from tests.accusation.accusation_helpers import Game, game
 
 VICTIM = 1
@@ -60,3 +63,36 @@ def test_a_flood_of_signed_acks_stays_in_bounded_memory_and_counts_only_where_it
     assert len(victim._direct_acks) <= g.table.genesis.seats
     assert len(victim.chain._authentic) <= 64
     assert victim.hear_direct(g.moves[i]) and victim.acks_held() >> g.host & 1
+
+
+_BODIES = [encode(b) for b in (Ack(0), Ack(7), Ack(2**32 - 1), PassBody(), TakeBody(), ChallengeBody(3),
+                               PlayBody(5, None), AbortBody(None, "silent-seat", 9))]
+
+
+@st.composite
+def _near_bodies(draw: st.DrawFn) -> bytes:
+    """Valid bodies of every kind, cut, grown or with one byte changed, and plain noise."""
+    if draw(st.booleans()):
+        return draw(st.binary(max_size=12))
+    data = bytearray(draw(st.sampled_from(_BODIES)))
+    edit = draw(st.integers(0, 3))
+    at = draw(st.integers(0, len(data)))
+    if edit == 0 and at < len(data):
+        data[at] = draw(st.integers(0, 255))
+    elif edit == 1:
+        data[at:at] = draw(st.binary(min_size=1, max_size=3))
+    elif edit == 2:
+        del data[at:]
+    return bytes(data)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_near_bodies())
+def test_a_body_that_hear_direct_reads_as_an_ack_is_the_same_ack_to_the_log(body: bytes) -> None:
+    """hear_direct decodes a mesh move's body as an Ack alone (log.unchecked_body); the log reads it among every body
+    kind. No bytes may be an Ack to the first and anything else (or nothing) to the second."""
+    try:
+        ack = decode(body, Ack)
+    except DecodeError:
+        return
+    assert decode_one_of(body, BODY_TYPES) == ack
