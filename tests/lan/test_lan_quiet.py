@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.lan.netns import Lan, private_lan, skip_reason
-from tests.lan.test_lan_discovery import ROOT, _env, _start, _stop, _wait_line
+from tests.lan.test_lan_discovery import PY, ROOT, _env, _start, _stop, _wait_line
 
 
 @pytest.fixture
@@ -66,3 +66,39 @@ def test_lan_ctrl_c_withdraws_the_table(lan2: Lan, tmp_path: Path) -> None:
         _wait_line(watcher, r"^\[\]$", [])  # the goodbye reached the joiner: the table left its list
     finally:
         _stop(host, watcher)
+
+
+
+_REFUSING_ZEROCONF = '''import zeroconf
+
+
+def _refuse(self, *args, **kwargs):
+    raise zeroconf.EventLoopBlocked()  # what register_service raises when probing never ends (names claimed)
+
+
+zeroconf.Zeroconf.register_service = _refuse
+'''
+
+
+def test_lan_a_failed_announcement_leaves_the_table_unlisted_not_ended(lan2: Lan, tmp_path: Path) -> None:
+    """zeroconf raises its own errors (a name claimed by others again and again ends in EventLoopBlocked): the host
+    says the table is unlisted and goes on hosting, and a seat joins by the link."""
+    patch = tmp_path / "patch"
+    patch.mkdir()
+    (patch / "sitecustomize.py").write_text(_REFUSING_ZEROCONF)
+    env = {**_env(), "PYTHONPATH": f"{patch}:{ROOT}"}
+    host = None
+    try:
+        host = subprocess.Popen(lan2.argv(0, [*PY, "host", "--bot", "easy", "--no-lobby-input", "--no-upnp",
+                                              "--deck", "24", "--profile", str(tmp_path / "h")]),
+                                env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        lines: list[str] = []
+        link = _wait_line(host, r"invite link: (\S+)", lines).group(1)
+        _wait_line(host, r"not announced on the local network: EventLoopBlocked", lines)
+        join = subprocess.run(lan2.argv(1, [*PY, "join", "--bot", "easy", "--profile", str(tmp_path / "j"), link]),
+                              env=_env(), capture_output=True, text=True, timeout=180)
+        assert join.returncode == 0 and "result: the durak is" in join.stdout, join.stdout + join.stderr
+        out, _ = host.communicate(timeout=60)
+        assert host.returncode == 0 and "Traceback" not in out, "".join(lines) + out
+    finally:
+        _stop(host)
