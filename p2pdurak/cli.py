@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "selfplay": "p2pdurak.commands.selfplay",
     "host": "p2pdurak.commands.host",
     "join": "p2pdurak.commands.join",
+    "relay": "p2pdurak.commands.relay",
 }
 
 

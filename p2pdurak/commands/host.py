@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--transport", choices=("tcp", "libp2p"), default="tcp",
                         help="tcp (default: fastest where the seats reach this machine) or libp2p (Noise, relays "
                              "and hole punching, for friends behind home routers; needs the p2p extra)")
+    parser.add_argument("--relay", action="append", metavar="MULTIADDR",
+                        help="with --transport libp2p: a relay (p2pdurak relay prints its address) through which "
+                             "seats behind NATs reach the table and each other (repeatable); the host relays too")
     parser.add_argument("--move-timeout", type=float, default=120.0, help="seconds a seat may keep the game waiting")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not list the table on the local network (mDNS); joiners then need the link")

@@ -30,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_lang_argument(parser)
     parser.add_argument("--no-shuffle-proofs", action="store_true",
                         help="accept a game without shuffle proofs (tests and benchmarks only)")
+    parser.add_argument("--idle-timeout", type=float, default=45.0, metavar="SECONDS",
+                        help="count the connection to the host as dead after this long without a frame (default 45; "
+                             "pings go out at a third of it)")
     parser.add_argument("--give-up", type=float, default=300.0, metavar="SECONDS",
                         help="stop trying to reach the host after this long (default 300)")
     parser.add_argument("--censor-timeout", type=float, default=20.0, metavar="SECONDS",
@@ -88,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
     name = args.name or ("Bot" if args.bot else "Player")
     session = NetSession(runner) if player is None else None
     observer = session.observe if session is not None else ignore_event if args.quiet else print_event
-    config = NetConfig(give_up_after=args.give_up)
+    if not args.idle_timeout >= 1.0:
+        raise LocalError("bad-timeout", "--idle-timeout must be at least 1 second")
+    config = NetConfig(give_up_after=args.give_up, idle_timeout=args.idle_timeout,
+                       keepalive=min(NetConfig().keepalive, args.idle_timeout / 3))
 
     def connect(link: str | None) -> Client:
         client = prepare_join(identity, name, link, profile, runner, resume=args.resume, observer=observer,
@@ -149,8 +155,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     line, report = result_line(data, require_proofs=not args.no_shuffle_proofs)
     if args.json:
-        print(json.dumps({"ending": ending.reason, "transcript": str(path), "report": report}))
+        links = runner.client.link_paths() if runner.client is not None else ""
+        print(json.dumps({"ending": ending.reason, "transcript": str(path), "report": report, "links": links}))
     else:
+        if runner.client is not None and runner.client.invite.is_p2p:
+            print(f"links: {runner.client.link_paths()}", flush=True)
         print(f"{line}; transcript: {path}")
     return 0 if report["valid"] or ending.kind == "abort" else 1
 

@@ -116,6 +116,13 @@ class Client:
             self._outbox.append(m.Relay(move).encode())
             self._wake.set()
 
+    def link_paths(self) -> str:
+        """How this seat's links ran, for a person: "host relayed, seat 2 hole-punched" (the last state of each)."""
+        parts = [f"host {self.path}"]
+        if self.mesh is not None:
+            parts += [f"seat {seat} {path}" for seat, path in sorted(self.mesh.last_paths.items())]
+        return ", ".join(parts)
+
     def use_transport(self, transport: Transport) -> None:
         """Run over `transport` from now on (a libp2p node is opened once the trio loop runs, after construction)."""
         self.transport = transport

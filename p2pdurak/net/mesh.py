@@ -107,6 +107,7 @@ class Mesh:
         self.announcement: m.Message | None = None  # what tells the host where our listener is
         self.endpoints: dict[int, MeshEndpoint] = {}
         self.paths: dict[int, str] = {}  # seat -> how its live link runs: direct, hole-punched or relayed
+        self.last_paths: dict[int, str] = {}  # seat -> how its link ran when it last came up (kept after it closed)
         self.links: dict[int, FramedStream] = {}  # seat -> its live link
         self._outboxes: dict[int, deque[bytes]] = {}
         self._wakes: dict[int, trio.Event] = {}
@@ -290,7 +291,7 @@ class Mesh:
         if old is not None:
             await old.aclose()
         self.links[seat] = fs
-        self.paths[seat] = stream_path(fs.stream)
+        self.paths[seat] = self.last_paths[seat] = stream_path(fs.stream)
         outbox: deque[bytes] = deque(m.Direct(move).encode() for move in self._recent)
         self._outboxes[seat] = outbox
         self._wakes[seat] = trio.Event()

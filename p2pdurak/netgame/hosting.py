@@ -61,6 +61,8 @@ class HostCommand:
         self.quiet: bool = args.quiet
         self.session: NetSession | None = None
         self.node: P2PTransport | None = None  # the libp2p node under `--transport libp2p`
+        self.side: HostSide | None = None
+        self.links: dict[int, str] = {}  # seat -> how it reached the host when the game began (libp2p)
         self.profile = profile_dir(args.profile)
         self.identity = load_or_create_identity(self.profile / "identity.key")
         options_from_args(args, args.seats)  # refuse a bad combination before anyone joins
@@ -83,7 +85,13 @@ class HostCommand:
                 return  # the game screen is up: it shows what matters
         if event.kind in ("joined", "left", "dropped", "silent", "aborted", "refused", "started"):
             seat = "" if event.seat is None else f" seat {event.seat}"
-            self.say(f"[host] {event.kind}{seat} {event.reason}".rstrip())
+            path = ""
+            if event.kind == "joined" and self.node is not None and self.side is not None and event.seat:
+                path = f" ({self.side.server.paths().get(event.seat, '?')})"  # how it reaches us: relayed, ...
+            self.say(f"[host] {event.kind}{seat} {event.reason}{path}".rstrip())
+            if event.kind == "started" and event.reason == "session" and self.node is not None and self.side:
+                self.links = {seat: path for seat, path in self.side.server.paths().items() if seat}
+                self.say("[host] links: " + ", ".join(f"seat {s} {p}" for s, p in sorted(self.links.items())))
 
     def options_for(self, players: int) -> bytes:
         return encode(GameOptions.of(options_from_args(self.args, players), None, self.spec.shuffle_proofs))
@@ -124,6 +132,11 @@ class HostCommand:
 
         async with open_p2p_node(self.identity, self._p2p_listen()) as node:
             self.node = node
+            for relay in self.args.relay or ():
+                if await node.reserve(relay):
+                    self.say(f"reachable through the relay {relay}")
+                else:
+                    self.say(f"the relay {relay} did not take a reservation: seats must reach this machine directly")
             return await self._main()
 
     def _p2p_listen(self) -> list[str]:
@@ -137,7 +150,7 @@ class HostCommand:
         return [f"/{'ip6' if ':' in bind else 'ip4'}/{bind}/tcp/{self.args.port}"]
 
     async def _main(self) -> tuple[bytes, str, dict[str, object], Path]:
-        side = await self.open()
+        side = self.side = await self.open()
         session = self.session = NetSession(side.runner) if side.runner.player is None else None
         if session is not None:
             side.client.observer = session.observe
@@ -155,6 +168,8 @@ class HostCommand:
         game_id = runner.genesis_bytes and side.server.game_id.hex()
         path = write_transcript(data, self.args.out, self.profile / "games" / str(game_id) / "transcript.dlog")
         line, report = result_line(data, require_proofs=not self.args.no_shuffle_proofs)
+        if self.node is not None:
+            report["links"] = {str(seat): path for seat, path in sorted(self.links.items())}
         return data, line, report, path
 
     async def _serve(self, side: HostSide, session: NetSession | None) -> Ending:

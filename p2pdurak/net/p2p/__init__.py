@@ -12,12 +12,13 @@ from p2pdurak.errors import LocalError
 
 if TYPE_CHECKING:
     from p2pdurak.net.p2p.node import open_p2p_node as open_p2p_node
+    from p2pdurak.net.p2p.relay import run_relay as run_relay
 
 INSTALL_HINT = ("libp2p is not installed; install the p2p extra: apt-get install build-essential libgmp-dev, then "
                 "pip install -e '.[p2p]'")
 
 
-_MODULES = {"open_p2p_node": "p2pdurak.net.p2p.node"}
+_MODULES = {"open_p2p_node": "p2pdurak.net.p2p.node", "run_relay": "p2pdurak.net.p2p.relay"}
 
 
 def _load(name: str) -> Any:

@@ -15,9 +15,15 @@ from libp2p.custom_types import TProtocol
 from libp2p.exceptions import BaseLibp2pError
 from libp2p.network.config import ConnectionConfig
 from libp2p.peer.id import ID
-from libp2p.peer.peerinfo import PeerInfo
+from libp2p.peer.peerinfo import PeerInfo, info_from_p2p_addr
+from libp2p.relay.circuit_v2.config import RelayConfig, RelayRole
+from libp2p.relay.circuit_v2.protocol import PROTOCOL_ID as HOP_PROTOCOL_ID
+from libp2p.relay.circuit_v2.protocol import STOP_PROTOCOL_ID, CircuitV2Protocol
+from libp2p.relay.circuit_v2.resources import RelayLimits
+from libp2p.relay.circuit_v2.transport import CircuitV2Transport
 from libp2p.security.noise.transport import PROTOCOL_ID as NOISE_PROTOCOL_ID
 from libp2p.security.noise.transport import Transport as NoiseTransport
+from libp2p.tools.anyio_service import background_trio_service
 
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
@@ -29,6 +35,18 @@ from p2pdurak.net.transport import MeshEndpoint, MeshListening
 
 PROTOCOL_ID = TProtocol("/p2pdurak/1.0.0")
 INCOMING_BACKLOG = 64  # streams accepted by libp2p and not yet taken by the host or mesh
+# What a relay grants each circuit: far above a long game (py-libp2p's defaults, 1 h and 1 GiB, could cut one), and
+# enough circuits and reservations for many tables at once.
+GAME_RELAY_LIMITS = RelayLimits(duration=24 * 3600, data=8 * 2**30, max_circuit_conns=1024, max_reservations=1024,
+                                reservation_ttl=3600)
+DIRECT_DIAL_TIMEOUT = 3.0  # a direct address behind someone's NAT never answers: the relay is tried after this
+RESERVE_TIMEOUT = 10.0  # a relay that is connected must grant or refuse a reservation within this
+
+
+def circuit_base(address: str) -> str | None:
+    """The relay part (`.../p2p/RELAY/p2p-circuit`) of a circuit multiaddr; None for a direct one."""
+    head, sep, _ = address.partition("/p2p-circuit")
+    return head + sep if sep and "/p2p/" in head else None
 
 
 class P2PNode:
@@ -36,9 +54,17 @@ class P2PNode:
 
     kind = "libp2p"
 
-    def __init__(self, host: IHost, identity: Identity) -> None:
+    def __init__(
+        self, host: IHost, identity: Identity, circuit: CircuitV2Transport, nursery: trio.Nursery,
+        direct_timeout: float = DIRECT_DIAL_TIMEOUT,
+    ) -> None:
         self.host = host
         self.identity = identity
+        self.circuit = circuit
+        self.direct_timeout = direct_timeout
+        self._nursery = nursery
+        self._reserved_for_invite = False
+        self.advertise_direct = True  # False: only relay circuits are given out (a node known to sit behind a NAT)
         self.peer_id = peer_id_of_key(identity.public)
         self.relay_addrs: list[str] = []  # our circuit addresses on the relays we hold a reservation on
         self._incoming_tx, self._incoming_rx = trio.open_memory_channel[P2PStream](INCOMING_BACKLOG)
@@ -48,7 +74,7 @@ class P2PNode:
         """Where others reach this node, without the trailing /p2p/ part: listen addresses (a wildcard one with
         `advertise_ip` in its place, or left out), then relay circuits."""
         own = []
-        for a in self.host.get_addrs():
+        for a in self.host.get_addrs() if self.advertise_direct else ():
             text = str(a).split("/p2p/")[0]
             for wildcard in ("/ip4/0.0.0.0/", "/ip6/::/"):
                 if text.startswith(wildcard):
@@ -81,6 +107,9 @@ class P2PNode:
     async def connect(self, invite: Invite) -> trio.abc.Stream:
         if not invite.is_p2p:
             raise OSError("not a libp2p invite")
+        if not self._reserved_for_invite:  # first, so that the other seats can reach us through the relays
+            self._reserved_for_invite = True
+            await self.reserve_for(invite)
         return await self.open_stream(invite.peer_id, invite.multiaddrs)
 
     async def open_mesh_listener(self, bind_ip: str, advertise_ip: str | None) -> MeshListening:
@@ -93,24 +122,74 @@ class P2PNode:
             raise OSError("that seat announced no libp2p address")
         return await self.open_stream(peer_id_of_key(key), [a.decode("ascii", "replace") for a in endpoint.multiaddrs])
 
+    # ----------------------------------------------------------------- relays
+
+    async def reserve(self, relay: str) -> bool:
+        """Hold a reservation on the relay at `relay` (a multiaddr ending in /p2p/RELAY-ID), so that others reach
+        us through it; our circuit address there joins addrs(). False if the relay refused or did not answer."""
+        try:
+            info = info_from_p2p_addr(multiaddr.Multiaddr(relay))
+            with trio.fail_after(self.direct_timeout):
+                await self.host.connect(info)
+            with trio.fail_after(RESERVE_TIMEOUT):
+                stream = await self.host.new_stream(info.peer_id, [HOP_PROTOCOL_ID])
+                reserved = await self.circuit.reserve(stream, info.peer_id, self._nursery)
+        except (BaseLibp2pError, ValueError, OSError, trio.TooSlowError, trio.BrokenResourceError,
+                multiaddr.exceptions.Error):
+            return False
+        if reserved:
+            base = relay.split("/p2p/")[0]
+            self.relay_addrs.append(f"{base}/p2p/{info.peer_id}/p2p-circuit")
+        return reserved
+
+    async def reserve_for(self, invite: Invite) -> None:
+        """A seat behind a NAT is reached through relays only: hold a reservation on each relay of the invite and
+        on the host's own node (a host is its table's relay), wherever it answers."""
+        relays = [base for a in invite.multiaddrs if (base := circuit_base(a)) is not None]
+        relays += [f"{a}/p2p/{invite.peer_id}" for a in invite.multiaddrs if circuit_base(a) is None]
+        for relay in dict.fromkeys(relays):
+            await self.reserve(relay.removesuffix("/p2p-circuit"))
+
+    # ----------------------------------------------------------------- dialing
+
     async def open_stream(self, peer_id: str, addrs: Sequence[str]) -> P2PStream:
-        """A stream of our protocol to `peer_id`, reached at any of `addrs` (a connection that exists is reused)."""
+        """A stream of our protocol to `peer_id`, reached at any of `addrs` (a connection that exists is reused):
+        the direct addresses first, then the relay circuits."""
         try:
             pid = ID.from_base58(peer_id)
-            maddrs = []
-            for text in addrs:
-                try:
-                    maddrs.append(multiaddr.Multiaddr(text))
-                except (ValueError, BaseLibp2pError, multiaddr.exceptions.Error):
-                    continue
-            if not maddrs and not self.host.get_network().get_connections(pid):
-                raise OSError("no usable address")
             if not self.host.get_network().get_connections(pid):
-                await self.host.connect(PeerInfo(pid, maddrs))
+                await self._connect(pid, peer_id, addrs)
             stream = await self.host.new_stream(pid, [PROTOCOL_ID])
-        except (BaseLibp2pError, ValueError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+        except (BaseLibp2pError, ValueError, ConnectionError, trio.BrokenResourceError,
+                trio.ClosedResourceError) as exc:
             raise OSError(f"libp2p: {exc or type(exc).__name__}") from exc
         return P2PStream(stream, key_of_peer_id(peer_id), connection_path(stream))
+
+    async def _connect(self, pid: ID, peer_id: str, addrs: Sequence[str]) -> None:
+        direct, circuits = [], []
+        for text in addrs:
+            try:
+                if circuit_base(text) is None:
+                    direct.append(multiaddr.Multiaddr(text))
+                else:
+                    circuits.append(multiaddr.Multiaddr(f"{text}/p2p/{peer_id}"))
+            except (ValueError, BaseLibp2pError, multiaddr.exceptions.Error):
+                continue
+        failure: Exception = OSError("no usable address")
+        if direct:
+            with trio.move_on_after(self.direct_timeout):
+                try:
+                    await self.host.connect(PeerInfo(pid, direct))
+                    return
+                except (BaseLibp2pError, OSError) as exc:
+                    failure = exc
+        for circuit in circuits:
+            try:
+                await self.circuit.dial(circuit)
+                return
+            except (BaseLibp2pError, OSError, ConnectionError, trio.TooSlowError) as exc:
+                failure = exc
+        raise OSError(f"cannot reach {peer_id}: {failure}")
 
 
 def _host_for(identity: Identity) -> IHost:
@@ -123,18 +202,28 @@ def _host_for(identity: Identity) -> IHost:
 
 @asynccontextmanager
 async def open_p2p_node(
-    identity: Identity, listen: Sequence[str] = ("/ip4/127.0.0.1/tcp/0",)
+    identity: Identity, listen: Sequence[str] = ("/ip4/127.0.0.1/tcp/0",), *, relay: bool = True,
+    direct_timeout: float = DIRECT_DIAL_TIMEOUT, advertise_direct: bool = True,
 ) -> AsyncIterator[P2PNode]:
-    """A running node listening on `listen` (multiaddrs), closed on exit."""
+    """A running node listening on `listen` (multiaddrs), closed on exit. Every node dials and takes relayed
+    connections (circuit relay v2); with `relay` it also relays for others, with GAME_RELAY_LIMITS."""
     silence_libp2p()
     host = _host_for(identity)
     try:
         listen_addrs = [multiaddr.Multiaddr(a) for a in listen]
     except (ValueError, multiaddr.exceptions.Error) as exc:
         raise LocalError("bad-multiaddr", f"cannot listen on {list(listen)}: {exc}") from exc
-    async with host.run(listen_addrs=listen_addrs):
-        node = P2PNode(host, identity)
-        try:
-            yield node
-        finally:
-            node._incoming_tx.close()
+    roles = RelayRole.STOP | RelayRole.CLIENT | (RelayRole.HOP if relay else RelayRole(0))
+    async with host.run(listen_addrs=listen_addrs), trio.open_nursery() as nursery:
+        protocol = CircuitV2Protocol(host, limits=GAME_RELAY_LIMITS, allow_hop=relay)
+        host.set_stream_handler(HOP_PROTOCOL_ID, protocol._handle_hop_stream)
+        host.set_stream_handler(STOP_PROTOCOL_ID, protocol._handle_stop_stream)
+        async with background_trio_service(protocol):
+            circuit = CircuitV2Transport(host, protocol, RelayConfig(roles=roles, limits=GAME_RELAY_LIMITS))
+            node = P2PNode(host, identity, circuit, nursery, direct_timeout)
+            node.advertise_direct = advertise_direct
+            try:
+                yield node
+            finally:
+                node._incoming_tx.close()
+                nursery.cancel_scope.cancel()

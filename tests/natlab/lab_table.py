@@ -1,0 +1,102 @@
+"""A whole table in the NAT lab: `p2pdurak relay` on the public network, `host --transport libp2p --relay` in home
+0, a `join` in each other home; every process inside its namespace, stopped at the end even on failure."""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.natlab.lab import RELAY_IP, Lab
+
+PYTHON = [sys.executable, "-m", "p2pdurak"]
+ENV = {**os.environ, "P2PDURAK_NO_MULTICAST": "1", "PYTHONUNBUFFERED": "1"}
+SEAT = ["--bot", "normal", "--no-fsync"]
+
+
+def read_until(process: subprocess.Popen[str], prefix: str, timeout: float) -> list[str]:
+    """The lines `process` prints up to the first that starts with `prefix`; AssertionError (with the lines) when
+    it ends or `timeout` passes first."""
+    assert process.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while not (lines and lines[-1].startswith(prefix)):
+        ready, _, _ = select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))
+        line = process.stdout.readline() if ready else ""
+        if not line:
+            process.kill()
+            err = process.stderr.read() if process.stderr else ""
+            raise AssertionError(f"no line {prefix!r} within {timeout} s:\n{''.join(lines)}{err[-3000:]}")
+        lines.append(line)
+    return lines
+
+
+@dataclass
+class Seat:
+    process: subprocess.Popen[str]
+    out: str = ""
+    err: str = ""
+
+
+@dataclass
+class LabTable:
+    lab: Lab
+    tmp: Path
+    relay_address: str = ""
+    link: str = ""
+    host: Seat | None = None
+    joins: list[Seat] = field(default_factory=list)
+    processes: list[subprocess.Popen[str]] = field(default_factory=list)
+    joined_at: float = 0.0
+
+    def start(self, cmd: Sequence[str], namespace: str) -> subprocess.Popen[str]:
+        process = subprocess.Popen(self.lab.argv(namespace, cmd), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env=ENV)
+        self.processes.append(process)
+        return process
+
+    def open(self, seats: int, host_args: Sequence[str] = (), join_args: Sequence[str] = ()) -> None:
+        relay = self.start([*PYTHON, "relay", "--listen", f"/ip4/{RELAY_IP}/tcp/4001", "--profile",
+                            str(self.tmp / "relay")], self.lab.public)
+        line = read_until(relay, "relay address: ", 30)[-1]
+        self.relay_address = line.split(": ", 1)[1].strip()
+        host = self.start([*PYTHON, "host", "--transport", "libp2p", "--relay", self.relay_address, "--bind",
+                           "0.0.0.0", "--advertise", self.lab.home_ip(0), "--seats", str(seats), *SEAT, "--deck", "24",
+                           "--no-lobby-input", "--profile", str(self.tmp / "h"), "--out", str(self.tmp / "h.dlog"),
+                           "--json", *host_args], self.lab.homes[0])
+        self.host = Seat(host)
+        self.link = read_until(host, "invite link: ", 30)[-1].split(": ", 1)[1].strip()
+        self.joined_at = time.perf_counter()
+        for i in range(1, seats):
+            self.joins.append(Seat(self.start(
+                [*PYTHON, "join", self.link, *SEAT, "--profile", str(self.tmp / f"s{i}"), "--out",
+                 str(self.tmp / f"s{i}.dlog"), *join_args], self.lab.homes[i])))
+
+    def finish(self, timeout: float) -> None:
+        """Wait for every seat's process (a join that fails stops the host: the table cannot finish)."""
+        deadline = time.monotonic() + timeout
+        for seat in [*self.joins, *([self.host] if self.host else [])]:
+            seat.out, seat.err = seat.process.communicate(timeout=max(1.0, deadline - time.monotonic()))
+            if seat.process.returncode != 0 and self.host is not None and self.host.process.poll() is None:
+                self.host.process.kill()
+
+    def transcript(self, name: str) -> Path:
+        return self.tmp / f"{name}.dlog"
+
+
+@contextmanager
+def lab_table(lab: Lab, tmp: Path) -> Iterator[LabTable]:
+    table = LabTable(lab, tmp)
+    try:
+        yield table
+    finally:
+        for process in table.processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
