@@ -20,21 +20,36 @@ ENV = {**os.environ, "P2PDURAK_NO_MULTICAST": "1", "PYTHONUNBUFFERED": "1"}
 SEAT = ["--bot", "normal", "--no-fsync"]
 
 
+_UNREAD: dict[int, bytes] = {}  # pid -> bytes read past the last line read_until returned
+
+
 def read_until(process: subprocess.Popen[str], prefix: str, timeout: float) -> list[str]:
     """The lines `process` prints up to the first that starts with `prefix`; AssertionError (with the lines) when
-    it ends or `timeout` passes first."""
+    it ends or `timeout` passes first. Reads the pipe's descriptor itself, so a line already written is never left
+    in a buffer waiting for the next write; what it read past that line is handed back by unread()."""
     assert process.stdout is not None
+    fd = process.stdout.fileno()
+    data = _UNREAD.pop(process.pid, b"")
     lines: list[str] = []
     deadline = time.monotonic() + timeout
-    while not (lines and lines[-1].startswith(prefix)):
-        ready, _, _ = select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))
-        line = process.stdout.readline() if ready else ""
-        if not line:
+    while True:
+        while b"\n" in data:
+            line, data = data.split(b"\n", 1)
+            lines.append(line.decode(errors="replace") + "\n")
+            if lines[-1].startswith(prefix):
+                _UNREAD[process.pid] = data
+                return lines
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        chunk = os.read(fd, 65536) if ready else b""
+        if not chunk:
             process.kill()
             err = process.stderr.read() if process.stderr else ""
             raise AssertionError(f"no line {prefix!r} within {timeout} s:\n{''.join(lines)}{err[-3000:]}")
-        lines.append(line)
-    return lines
+        data += chunk
+
+
+def unread(process: subprocess.Popen[str]) -> str:
+    return _UNREAD.pop(process.pid, b"").decode(errors="replace")
 
 
 @dataclass
@@ -82,7 +97,9 @@ class LabTable:
         """Wait for every seat's process (a join that fails stops the host: the table cannot finish)."""
         deadline = time.monotonic() + timeout
         for seat in [*self.joins, *([self.host] if self.host else [])]:
+            early = unread(seat.process)
             seat.out, seat.err = seat.process.communicate(timeout=max(1.0, deadline - time.monotonic()))
+            seat.out = early + seat.out
             if seat.process.returncode != 0 and self.host is not None and self.host.process.poll() is None:
                 self.host.process.kill()
 
