@@ -47,6 +47,10 @@ async def _in_thread(fn: Callable[..., T], *args: object) -> T:
         return await trio.to_thread.run_sync(fn, *args)
     except (OSError, zeroconf.Error) as exc:
         raise LanUnavailable(exc) from exc
+# Seconds every record of an announcement lives in a joiner's cache. zeroconf's default for the name (PTR) and TXT
+# records is 75 minutes: a host killed outright (no goodbye) stayed that long on a join page left open. Browsers ask
+# again before a record expires, and a live host answers.
+RECORD_TTL = 120
 MAX_TABLES = 64  # a joiner keeps at most this many announcements (a flood of names cannot grow it further)
 # How long the browser's one thread waits for the records of a name that came without them (a standard responder
 # sends them along with the name). Records that come later are a change of their own (Updated), so a flood of
@@ -77,7 +81,7 @@ class Announcer:
         self._ad = ad
         self._info = ServiceInfo(SERVICE_TYPE, label, port=port, properties=ad.to_txt(),
                                  server=label.removesuffix(f".{SERVICE_TYPE}") + ".local.",
-                                 addresses=[socket.inet_aton(address)])
+                                 addresses=[socket.inet_aton(address)], host_ttl=RECORD_TTL, other_ttl=RECORD_TTL)
         self._address = address
         self._zc: Zeroconf | None = None
 
@@ -115,7 +119,7 @@ class Announcer:
 
 def _with_txt(info: ServiceInfo, ad: TableAd) -> ServiceInfo:
     return ServiceInfo(info.type, info.name, port=info.port, properties=ad.to_txt(), server=info.server,
-                       addresses=info.addresses)
+                       addresses=info.addresses, host_ttl=RECORD_TTL, other_ttl=RECORD_TTL)
 
 
 def _goodbye(zc: Zeroconf, info: ServiceInfo) -> None:

@@ -1,5 +1,6 @@
 """Run inside a test's network namespace: listen for mDNS (224.0.0.251:5353) and SSDP (239.255.255.250:1900) on
-the interface of ADDRESS for SECONDS, then print one JSON line: the senders heard on each port."""
+the interface of ADDRESS for SECONDS, then print one JSON line: the senders heard on each port, and the longest TTL
+of a record in the mDNS answers heard (how long a joiner keeps a table that vanished without a goodbye)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import select
 import socket
 import sys
 import time
+
+from zeroconf._protocol.incoming import DNSIncoming
 
 GROUPS = {5353: "224.0.0.251", 1900: "239.255.255.250"}
 
@@ -23,14 +26,19 @@ def main(address: str, seconds: float) -> None:
         sockets[sock] = port
     print("listening", flush=True)
     heard: dict[int, list[str]] = {port: [] for port in GROUPS}
+    longest = 0
     end = time.monotonic() + seconds
     while (left := end - time.monotonic()) > 0:
         ready, _, _ = select.select(list(sockets), [], [], left)
         for sock in ready:
-            _, (sender, _port) = sock.recvfrom(65535)
+            data, (sender, _port) = sock.recvfrom(65535)
+            if sockets[sock] == 5353:
+                message = DNSIncoming(data)
+                if not message.is_query():
+                    longest = max([longest, *(record.ttl for record in message.answers())])
             if sender not in heard[sockets[sock]]:
                 heard[sockets[sock]].append(sender)
-    print(json.dumps(heard), flush=True)
+    print(json.dumps({**heard, "longest_ttl": longest}), flush=True)
 
 
 if __name__ == "__main__":
