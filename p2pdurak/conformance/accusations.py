@@ -157,6 +157,11 @@ def _reject_and_silence_cases(
         [*range(k + 3), rejected(k, k + 1, k + 2)], _accused(view(k, False, False), "bad-accusation", k + 2, ACCUSER))
     add(f"the Reject names chain length {k + 1}, beyond the {k} entries seat 1 held", "R-PEER-52 (4)",
         [*prefix, rejected(k, k + 1, k)], _accused(view(k, None, False), "bad-accusation", k, ACCUSER))
+    seen = next(n for n in range(1, k + 1) if sha256(records[n][1]) == signed[k].seen)  # chain length at its seen
+    add(f"the Reject of entry {k}'s move names chain length {seen - 1}, shorter than the chain at the move's own seen "
+        f"entry ({seen}): the host cannot have judged it there (without (5a) the move would fail check 12 there and "
+        "the Reject pass as honest): proven", "R-PEER-52 (5a)",
+        [*prefix, rejected(k, seen - 1, k)], _accused(view(k, None, True), FALSE_REJECT, k, HOST))
     add("the Reject's reason stale-counter rests on moves no chain shows: a claim, not a proof", "R-PEER-52 (7)",
         [*prefix, rejected(k, k, k, "stale-counter")], _accused(view(k, True, False), FALSE_REJECT, k, HOST))
     add("the false-reject evidence holds a Reject signed by seat 1, not the host", "R-LOG-26 (6)",

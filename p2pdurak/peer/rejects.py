@@ -60,6 +60,10 @@ def judge_reject(
     if head != reject.head:
         return RejectJudgement(True, True, None, f"the Reject names head {reject.head.hex()[:16]} at chain length "
                                f"{length}, which is not the head of the host's chain there ({head.hex()[:16]})")
+    seen = _seen_length(genesis, entries, move.seen)
+    if seen is not None and seen > length:
+        return RejectJudgement(True, True, None, f"the Reject names chain length {length}, before the entry the move "
+                               f"had seen (chain length {seen}): the host cannot have judged it there")
     observer = peer if peer is not None and peer.chain.length == length else None
     if observer is None:
         observer = Peer(genesis)
@@ -77,6 +81,13 @@ def judge_reject(
                                "show")
     return RejectJudgement(True, True, True, f"the move passes the host's check at chain length {length}, yet the "
                            f"host signed a Reject of it ({reject.reason})")
+
+
+def _seen_length(genesis: VerifiedGenesis, entries: Sequence[bytes], seen: bytes) -> int | None:
+    """The chain length at which `seen` is the head (0: the genesis), or None if it is no entry of this chain."""
+    if seen == genesis.hash:
+        return 0
+    return next((i + 1 for i, entry in enumerate(entries) if sha256(entry) == seen), None)
 
 
 def judge_record(accusation: CheckedAccusation, entries: Sequence[bytes], observer: Peer) -> RejectJudgement | None:

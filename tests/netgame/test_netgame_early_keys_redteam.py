@@ -1,19 +1,19 @@
 """Red team of R-PEER-18's keys behind a seat's own Ack (issue 17): a lying host that refuses the Ack and not the
 keys behind it is still held to its Reject (R-GAME-22), as it is for any other move of ours; keys refused ahead of
-the Ack go again under a fresh counter."""
+the Ack go again under a fresh counter. And a Reject the host dates before the entry the move had seen is false."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from p2pdurak.log import FALSE_REJECT, authenticate_move, check_accusation
+from p2pdurak.log import FALSE_REJECT, authenticate_move, check_accusation, sha256, sign_move
 from p2pdurak.netgame.seat import QuietListener, SeatRunner
 from p2pdurak.netgame.store import game_file, load_seat
 from p2pdurak.peer import game as peer_game
 from p2pdurak.peer.messages import Ack
 from p2pdurak.peer.verify import verify_transcript_bytes
 from tests.accusation.accusation_helpers import Game, game
-from tests.netgame.test_netgame_host_duties import SEAT, FakeClient, reject, seat_at
+from tests.netgame.test_netgame_host_duties import SEAT, FakeClient, pend, reject, seat_at
 
 
 class SendingClient(FakeClient):
@@ -105,3 +105,32 @@ def test_a_seat_restarted_between_its_ack_and_its_keys_never_signs_a_counter_twi
     again = authenticate_move(g.table.genesis, client.sent[-1])
     assert again.counter == first.counter + 2 and again.body == first.body
     assert ack not in client.sent
+
+
+def test_a_reject_dated_before_the_entry_our_move_had_seen_is_a_proven_false_reject(tmp_path: Path) -> None:
+    """The host holds a move only after the entry it names as seen: a Reject that names a shorter chain was not judged
+    where it says. Before, the move failed there (unknown-seen) and the false Reject passed as honest, so a host
+    could refuse any move, every time, without a proof against it."""
+    g = game(2, 5)
+    k = g.first_move_by(SEAT, 40)
+    move = g.signed[k]
+    seen = next(i + 1 for i, e in enumerate(g.table.entries) if sha256(e) == move.seen)
+    runner, _, client = seat_at(g, tmp_path, k)
+    pend(runner, g.moves[k], move.counter)
+    runner.on_reject(reject(g, g.moves[k], seen - 1))
+    assert runner.accusation is not None and client.left
+    report = verify_transcript_bytes(runner.transcript())
+    assert (report.reason, report.seat) == (FALSE_REJECT, g.host)
+    assert report.accusation is not None and report.accusation.proven
+
+
+def test_a_reject_of_a_move_that_saw_no_entry_of_our_chain_stays_honest(tmp_path: Path) -> None:
+    g = game(2, 5)
+    k = g.first_move_by(SEAT, 40)
+    runner, _, client = seat_at(g, tmp_path, k)
+    assert runner.peer is not None
+    counter = runner.peer.counter + 1
+    lost = sign_move(g.table.identities[SEAT], g.table.genesis.hash, SEAT, counter, bytes(32), g.signed[k].body)
+    pend(runner, lost, counter)
+    runner.on_reject(reject(g, lost, k, "unknown-seen"))
+    assert runner.accusation is None and not client.left
