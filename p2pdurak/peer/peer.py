@@ -126,6 +126,8 @@ class Peer:
         self._direct_acks: dict[int, tuple[int, bytes]] = {}  # seat -> (acked seq, seen) of its newest direct Ack
         self._ack_sent: bytes | None = None  # our newest signed Ack (our keys may follow it before it is logged)
         self._made: set[bytes] = set()  # hashes of the moves this peer signed in this process
+        self._direct_steps: dict[bytes, int] = {}  # deck steps sent to us directly -> chain length last checked at
+        self._speculative = False  # the body being signed was made on a state that is not on our chain yet
 
     # ------------------------------------------------------------------------------------------ reading
 
@@ -202,10 +204,16 @@ class Peer:
         return checked.events
 
     def hear_direct(self, move_bytes: bytes) -> bool:
-        """A move another seat sent us over the mesh. Only its Ack counts here (R-PEER-18): our keys of the coming
-        key phase may go out once we hold every seat's Ack of the barrier, logged or signed to us directly. True if
-        the move was such an Ack (it may make our keys due); anything else is the log's business."""
-        if self.seat is None or self.faulted is not None or self.snapshot.phase not in (game.DEAL_ACK, game.DRAW_ACK):
+        """A move another seat sent us over the mesh. Two kinds count here: an Ack of our barrier (R-PEER-18: our
+        keys of the coming key phase may go out once we hold every seat's Ack, logged or signed to us directly),
+        and the lock of the seat that locks right before us (R-PEER-15a: we may lock on it before it is logged).
+        True if the move was one of those (our next move may be due); anything else is the log's business."""
+        if self.seat is None or self.faulted is not None:
+            return False
+        phase = self.snapshot.phase
+        if phase in (game.SHUFFLE, game.LOCK):
+            return self._hear_lock(move_bytes)
+        if phase not in (game.DEAL_ACK, game.DRAW_ACK):
             return False  # (an Ack that comes before our barrier entry counts when it is logged, as before)
         body_bytes = unchecked_body(move_bytes)  # a signature is checked only on what may be an Ack
         if body_bytes is None:
@@ -223,6 +231,49 @@ class Peer:
         self._direct_acks[move.author] = (body.seq, move.seen)
         self.chain.know_authentic(move)  # its entry comes later: checked once is enough
         return True
+
+    def _hear_lock(self, move_bytes: bytes) -> bool:
+        """R-PEER-15a: keep a deck step sent to us directly during the lock phase (a few, the newest); it is checked
+        only once it is the lock of the seat due right before us (_lock_ahead)."""
+        body_bytes = unchecked_body(move_bytes)
+        if body_bytes is None:
+            return False
+        try:
+            decode(body_bytes, DeckStep)
+        except DecodeError:
+            return False
+        self._direct_steps[move_bytes] = -1
+        while len(self._direct_steps) > self.ctx.seats:
+            del self._direct_steps[next(iter(self._direct_steps))]
+        return True
+
+    def _lock_ahead(self) -> game.Snapshot | None:
+        """The state after the lock of the seat due right before us, sent to us directly and checked as its entry
+        will be (signature, turn, every proof) against our state; the check is kept for that entry (Peer._check
+        caches it by the move's hash until the next entry is applied). None if we hold no such lock."""
+        snap, seat, length = self.snapshot, self.seat, self.chain.length
+        due = snap.deck.next_seat
+        if due is None or seat != due + 1:
+            return None
+        for move_bytes, tried in list(self._direct_steps.items()):
+            if tried == length:
+                continue  # checked at this length already
+            self._direct_steps[move_bytes] = length
+            try:
+                move = authenticate_move(self.genesis, move_bytes, blame=None)
+            except PeerFault:
+                continue
+            seen_length = self.chain.length_at(move.seen)
+            if move.author != due or move.genesis != self.genesis.hash or seen_length is None:
+                continue
+            try:
+                after = self._check(move, length, seen_length).snapshot
+            except (PeerFault, RuleError):
+                continue
+            if after.phase == game.LOCK and after.deck.next_seat == seat:
+                self.chain.know_authentic(move)
+                return after
+        return None
 
     def acks_held(self) -> int:
         """The seats (bit mask) whose Ack of the current barrier we hold: on our chain, or signed to us directly
@@ -280,8 +331,9 @@ class Peer:
         # our own signature needs no check when it comes back, nor the proofs we made for it (R-PEER-10a)
         self.chain.know_authentic(SignedMove(self.genesis.hash, self.seat, self.counter, seen, body_bytes, data,
                                              move_hash))
-        if len(self._made) < MAX_MADE:
+        if len(self._made) < MAX_MADE and not self._speculative:
             self._made.add(move_hash)
+        self._speculative = False
         self.pending = data
         self.pending_counter = self.counter
         return data
@@ -319,6 +371,12 @@ class Peer:
         if snap.broken_card and phase not in (game.AUDIT, game.OVER_PHASE):
             # One of our own cards opened to no card: a shuffle layer is wrong; the audit will say whose.
             return AbortBody(None, "not-a-card", min(self.chain.length, 0xFFFF))
+        if phase == game.LOCK and snap.deck.next_seat != seat:
+            ahead = self._lock_ahead()
+            if ahead is None:
+                return None
+            self._speculative = True  # made on a lock not yet logged: its proofs are checked when it comes back
+            return DeckStep(deckp.make_lock(ahead.deck, sec, self.rng).to_bytes())
         if phase in (game.SHUFFLE, game.LOCK):
             if snap.deck.next_seat != seat:
                 return None
