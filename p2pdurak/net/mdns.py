@@ -56,6 +56,9 @@ MAX_TABLES = 64  # a joiner keeps at most this many announcements (a flood of na
 # sends them along with the name). Records that come later are a change of their own (Updated), so a flood of
 # names that never resolve costs this much each, not seconds, and cannot hold back a friend's table for long.
 RESOLVE_MS = 50
+# Changes queued for the browser's thread beyond which it waits for no records at all (a name whose records are
+# not in the cache is then skipped until they come): new names faster than 20 a second must not pile up.
+BACKLOG = 64
 
 
 def attached_networks() -> tuple[ipaddress.IPv4Network, ...]:
@@ -194,8 +197,11 @@ class TableBrowser:
             self._to_trio(name, None)
             return
         info = ServiceInfo(service_type, name)
+        browser = self._browser
+        backlog = browser.queue.qsize() if browser is not None else 0
+        wait = RESOLVE_MS if backlog < BACKLOG else 0  # behind a flood: what the cache holds, or nothing yet
         try:
-            resolved = info.request(zeroconf, timeout=RESOLVE_MS)
+            resolved = info.request(zeroconf, timeout=wait)
         except Exception as exc:  # zeroconf is closing, or a bad name: nothing to list
             log.debug("skipped %r: %s", name, exc)
             return

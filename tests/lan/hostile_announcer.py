@@ -1,10 +1,12 @@
 """A hostile machine on the test's LAN (run inside its network namespace: argv = its address, the address of a
-third machine, COUNT): announcements that pass every TXT rule but lie about where the table is, and COUNT service
-names sent with no records behind them (bare PTR answers), which no query ever resolves. Prints "announced".
+third machine, COUNT): announcements that pass every TXT rule but lie about where the table is, and COUNT new service
+names every second with no records behind them (bare PTR answers), which no query ever resolves. Prints
+"announced".
 """
 
 from __future__ import annotations
 
+import itertools
 import socket
 import sys
 import time
@@ -42,11 +44,11 @@ def main(own: str, third: str, count: int) -> None:
                            server=f"lie-{label}.local.", addresses=[socket.inet_aton(a_record)])
         zc.register_service(info, cooperating_responders=True)
     try:
-        while True:  # the flood, again and again: names that never resolve
+        for round_ in itertools.count():  # the flood, new names every second: names that never resolve
             out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
             for i in range(count):
                 out.add_answer_at_time(DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 4500,
-                                                  f"ghost-{i}.{SERVICE_TYPE}"), 0)
+                                                  f"ghost-{round_}-{i}.{SERVICE_TYPE}"), 0)
             zc.send(out)
             print("announced", flush=True)
             time.sleep(1)

@@ -51,3 +51,26 @@ def test_lan_lies_and_a_flood_of_names_list_only_the_real_table(lan3: Lan, tmp_p
         assert listed["Anya"] == link
     finally:
         _stop(host, hostile)
+
+
+def test_lan_a_table_announced_during_a_flood_is_listed(lan3: Lan, tmp_path: object) -> None:
+    """A join page left open while a machine sends 300 new names a second: the names piled up in the browser's
+    queue at 50 ms each (and so did memory), and a friend's table announced later waited behind them for ever."""
+    hostile = host = watcher = None
+    try:
+        hostile = subprocess.Popen(lan3.argv(0, [sys.executable, str(ROOT / "tests/lan/hostile_announcer.py"),
+                                                 lan3.addresses[0], lan3.addresses[2], str(GHOSTS)]),
+                                   env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        _wait_line(hostile, "^announced", [])
+        watcher = subprocess.Popen(lan3.argv(2, [sys.executable, str(ROOT / "tests/lan/watch_in_namespace.py"),
+                                                 "20"]),
+                                   env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        _wait_line(watcher, "^watching", [])
+        _wait_line(hostile, "^announced", [])
+        _wait_line(hostile, "^announced", [])  # two more rounds of new names while the watcher browses
+        host = _start(lan3, 1, "host", "--bot", "easy", "--name", "Anya", "--no-lobby-input", "--no-upnp",
+                      "--profile", f"{tmp_path}/h")
+        _wait_line(host, "announced on the local network", [])
+        _wait_line(watcher, r'"Anya"', [])  # before the watcher's 20 s are over
+    finally:
+        _stop(host, watcher, hostile)
