@@ -175,7 +175,7 @@ def _distinct(points: tuple[Point, ...], seat: int, what: str) -> None:
         raise DeckFault("duplicate-point", f"{what} repeats a point", seat=seat)
 
 
-def _check_shuffle(t: DeckTranscript, msg: ShuffleMsg, made_here: bool = False) -> None:
+def _check_shuffle(t: DeckTranscript, msg: ShuffleMsg) -> None:
     seat, size = msg.seat, t.params.size
     if t.phase != "shuffle" or t.next_seat != seat:
         raise DeckFault("out-of-turn", f"seat {seat} may not shuffle now", seat=seat)
@@ -185,22 +185,19 @@ def _check_shuffle(t: DeckTranscript, msg: ShuffleMsg, made_here: bool = False) 
     if msg.shuffle_key == G or any(m.shuffle_key == msg.shuffle_key for m in t.shuffles):
         raise DeckFault("bad-shuffle-key", "S must differ from G and from every earlier S", seat=seat)
     if t.params.shuffle_proofs:
-        if not made_here:
-            ctx = t.params.context(seat, "shuffle")
-            shuffle_link.verify(ctx, t.shuffle_input(seat), msg.outputs, msg.shuffle_key, msg.proof)
+        ctx = t.params.context(seat, "shuffle")
+        shuffle_link.verify(ctx, t.shuffle_input(seat), msg.outputs, msg.shuffle_key, msg.proof)
     elif msg.proof:
         raise DeckFault("bad-encoding", "this deck carries no shuffle proofs", seat=seat)
 
 
-def _check_lock(t: DeckTranscript, msg: LockMsg, made_here: bool = False) -> None:
+def _check_lock(t: DeckTranscript, msg: LockMsg) -> None:
     seat, size = msg.seat, t.params.size
     if t.phase != "lock" or t.next_seat != seat:
         raise DeckFault("out-of-turn", f"seat {seat} may not lock now", seat=seat)
     if not len(msg.outputs) == len(msg.keys) == len(msg.proofs) == size:
         raise DeckFault("bad-encoding", f"a lock has {size} entries", seat=seat)
     _distinct(msg.outputs, seat, "lock output")
-    if made_here:
-        return
     ctx = t.params.context(seat, "lock")
     ctx_bytes = ctx.encode()
     key = t.shuffle_key(seat)
@@ -249,26 +246,24 @@ def _with_keys(t: DeckTranscript, seat: int, keys: tuple[tuple[int, int], ...]) 
     return (*t.revealed[:seat], tuple(row), *t.revealed[seat + 1:])
 
 
-def verify(t: DeckTranscript, msg: DeckMsg, *, made_here: bool = False) -> None:
-    """Every check a peer runs on a deck message; raises a DeckFault (or GroupError) naming msg.seat. `made_here`:
-    this process made the message itself (make_shuffle, make_lock with its own secrets) and signed these very
-    bytes, so the shuffle argument and the lock proofs it made a moment ago are not verified again (every other
-    check runs)."""
+def verify(t: DeckTranscript, msg: DeckMsg) -> None:
+    """Every check a peer runs on a deck message, its own messages included; raises a DeckFault (or GroupError)
+    naming msg.seat."""
     if not 0 <= msg.seat < t.params.seats:
         raise DeckUsageError("bad-seat", f"no seat {msg.seat}")
     if isinstance(msg, ShuffleMsg):
-        _check_shuffle(t, msg, made_here)
+        _check_shuffle(t, msg)
     elif isinstance(msg, LockMsg):
-        _check_lock(t, msg, made_here)
+        _check_lock(t, msg)
     elif isinstance(msg, RevealMsg):
         _check_reveal(t, msg)
     else:
         _check_audit(t, msg)
 
 
-def apply(t: DeckTranscript, msg: DeckMsg, *, made_here: bool = False) -> DeckTranscript:
+def apply(t: DeckTranscript, msg: DeckMsg) -> DeckTranscript:
     """Verify `msg` and return the transcript with it; `t` itself never changes."""
-    verify(t, msg, made_here=made_here)
+    verify(t, msg)
     if isinstance(msg, ShuffleMsg):
         return replace(t, shuffles=(*t.shuffles, msg))
     if isinstance(msg, LockMsg):

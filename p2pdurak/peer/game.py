@@ -291,28 +291,26 @@ def blocking_seats(st: State) -> tuple[int, ...]:
 
 
 def advance(
-    ctx: GameContext, snap: Snapshot, move: SignedMove, seq: int, seen_version: int | None, *, made_here: bool = False
+    ctx: GameContext, snap: Snapshot, move: SignedMove, seq: int, seen_version: int | None
 ) -> tuple[Snapshot, list[Event]]:
-    """Apply the move of entry `seq`. `seen_version`: the rules table version at the entry its author had seen.
-    `made_here`: the viewer's own move, made and signed by this very peer (its proofs are not verified again)."""
+    """Apply the move of entry `seq`. `seen_version`: the rules table version at the entry its author had seen."""
     author = move.author
     body = parse_body(move)
     if snap.phase == OVER_PHASE:
         raise _refuse("game-over", "the game is over", author)
     if isinstance(body, AbortBody) and body.reason == SILENT_SEAT:
         return _abort(ctx, snap, body, author, seq)
-    nxt, events = _step(ctx, snap, body, author, seq, seen_version, made_here)
+    nxt, events = _step(ctx, snap, body, author, seq, seen_version)
     return _answer_claims(ctx, nxt, seq), events
 
 
 def _step(
-    ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int, seen_version: int | None,
-    made_here: bool = False,
+    ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int, seen_version: int | None
 ) -> tuple[Snapshot, list[Event]]:
     if isinstance(body, AbortBody):
         return _abort(ctx, snap, body, author, seq)
     if snap.phase == SHUFFLE or snap.phase == LOCK:
-        return _setup_step(ctx, snap, body, author, seq, made_here)
+        return _setup_step(ctx, snap, body, author, seq)
     if snap.phase in (DEAL_ACK, DRAW_ACK):
         return _ack(ctx, snap, body, author)
     if snap.phase in (DEAL_KEYS, DRAW_KEYS):
@@ -324,16 +322,14 @@ def _step(
 
 # ------------------------------------------------------------------------------------------------- setup
 
-def _setup_step(
-    ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int, made_here: bool = False
-) -> tuple[Snapshot, list[Event]]:
+def _setup_step(ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int) -> tuple[Snapshot, list[Event]]:
     if not isinstance(body, DeckStep):
         raise _refuse("out-of-phase", f"only {snap.phase} steps now", author)
     msg = _deck_msg(ctx, body, author)
     want = ShuffleMsg if snap.phase == SHUFFLE else LockMsg
     if not isinstance(msg, want):
         raise _refuse("out-of-phase", f"only {snap.phase} steps now", author)
-    deck = deckp.apply(snap.deck, msg, made_here=made_here)
+    deck = deckp.apply(snap.deck, msg)
     if deck.phase == "lock" and snap.phase == SHUFFLE:
         return replace(snap, phase=LOCK, deck=deck), [PhaseChanged(LOCK)]
     if deck.phase == "play":

@@ -63,8 +63,6 @@ from p2pdurak.rules import (
 from p2pdurak.rules.tables import low_bits
 from p2pdurak.wire import DecodeError, decode, encode
 
-MAX_MADE = 100_000  # own moves remembered (a game has a few hundred)
-
 
 def game_context(genesis: VerifiedGenesis, seat: int | None, secrets: SeatSecrets | None) -> game.GameContext:
     try:
@@ -125,9 +123,7 @@ class Peer:
         self._my_cards: dict[int, Card] = {}  # position -> card, for positions dealt to this seat
         self._direct_acks: dict[int, tuple[int, bytes]] = {}  # seat -> (acked seq, seen) of its newest direct Ack
         self._ack_sent: bytes | None = None  # our newest signed Ack (our keys may follow it before it is logged)
-        self._made: set[bytes] = set()  # hashes of the moves this peer signed in this process
         self._direct_steps: dict[bytes, int] = {}  # deck steps sent to us directly -> chain length last checked at
-        self._speculative = False  # the body being signed was made on a state that is not on our chain yet
 
     # ------------------------------------------------------------------------------------------ reading
 
@@ -187,7 +183,7 @@ class Peer:
         if entry is None:
             return []
         try:
-            checked = self._check(entry.move, entry.seq, entry.seen_length, made_here=entry.move.hash in self._made)
+            checked = self._check(entry.move, entry.seq, entry.seen_length)
         except (PeerFault, RuleError) as exc:
             # The host checks every move with this same code before it signs the entry, so appending a move that
             # fails here is the host's fault (SPEC R-PEER-12); the entry itself is the evidence.
@@ -296,12 +292,12 @@ class Peer:
             raise PeerFault("host-faulted", "the host's own chain is broken", seat=None)
         self._check(move, self.chain.length, seen_length)
 
-    def _check(self, move: SignedMove, seq: int, seen_length: int, *, made_here: bool = False) -> _Checked:
+    def _check(self, move: SignedMove, seq: int, seen_length: int) -> _Checked:
         cached = self._checked.get(move.hash)
         if cached is not None:
             return cached
         seen_version = self.versions[seen_length] if seen_length < len(self.versions) else None
-        snapshot, events = game.advance(self.ctx, self.snapshot, move, seq, seen_version, made_here=made_here)
+        snapshot, events = game.advance(self.ctx, self.snapshot, move, seq, seen_version)
         checked = _Checked(snapshot, events)
         self._checked[move.hash] = checked
         return checked
@@ -327,13 +323,6 @@ class Peer:
         self.counter += 1
         body_bytes, seen = encode(body), self.chain.head
         data = sign_move(self.identity, self.genesis.hash, self.seat, self.counter, seen, body_bytes)
-        move_hash = sha256(data)
-        # our own signature needs no check when it comes back, nor the proofs we made for it (R-PEER-10a)
-        self.chain.know_authentic(SignedMove(self.genesis.hash, self.seat, self.counter, seen, body_bytes, data,
-                                             move_hash))
-        if len(self._made) < MAX_MADE and not self._speculative:
-            self._made.add(move_hash)
-        self._speculative = False
         self.pending = data
         self.pending_counter = self.counter
         return data
@@ -375,7 +364,6 @@ class Peer:
             ahead = self._lock_ahead()
             if ahead is None:
                 return None
-            self._speculative = True  # made on a lock not yet logged: its proofs are checked when it comes back
             return DeckStep(deckp.make_lock(ahead.deck, sec, self.rng).to_bytes())
         if phase in (game.SHUFFLE, game.LOCK):
             if snap.deck.next_seat != seat:

@@ -1,5 +1,5 @@
-"""A peer does not verify again the shuffle argument and lock proofs of a move it made and signed itself in this
-process (R-PEER-10a); every other seat's proofs, and the host's check of every move, are verified as before."""
+"""Every peer verifies the shuffle argument and lock proofs of every deck step, its own included (R-PEER-10a): it
+is how a seat learns it broke the protocol itself; the host's own peer reuses the check it ran for the sequencer."""
 
 from __future__ import annotations
 
@@ -30,16 +30,16 @@ def _count_proof_checks(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return counts
 
 
-def test_each_peer_verifies_every_proof_but_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_peer_verifies_every_proof_its_own_included(monkeypatch: pytest.MonkeyPatch) -> None:
     seats, size = 3, 24
     counts = _count_proof_checks(monkeypatch)
     table = MemoryTable.create(Options(deck=size, players=seats), seed=7, shuffle_proofs=True)
     while table.host_peer.phase in (game.SHUFFLE, game.LOCK):
         assert table.step_protocol()
     assert not table.faults()
-    # the host checks every move once (R-PEER-43), its own included: its seat's peer takes that check when the
-    # entry arrives; every other peer verifies the others' proofs, not its own
-    per_peer = seats - 1
+    # the host checks every move once (R-PEER-43), its own included, and its seat's peer takes that check when the
+    # entry arrives; every other peer verifies every step, its own too
+    per_peer = seats
     assert counts["shuffle"] == seats + (seats - 1) * per_peer
     assert counts["lock"] == size * (seats + (seats - 1) * per_peer)
 
