@@ -537,18 +537,30 @@ def peeking_host() -> Plan:
     return Plan(hook=hook)
 
 
-def first_valid_play(table: AdversaryTable, author: int) -> Callable[[int, bytes], bool]:
-    """Matches `author`'s first Play or Beat that the host's own check passes (once: an honest reject would not do,
-    the lie needs a valid move)."""
+def refusing_acks() -> Plan:
+    """The host refuses the victim's first valid Ack of a draw with a signed Reject. The victim's keys may already
+    be on their way right behind that Ack (R-PEER-18): the Reject is judged all the same (R-GAME-22)."""
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        if table.host.false_reject is None:
+            table.host.false_reject = first_valid_play(table, VICTIM, phases=(game.DRAW_ACK,), bodies=("Ack",))
+
+    return Plan(hook=hook)
+
+
+def first_valid_play(table: AdversaryTable, author: int, *, phases: tuple[str, ...] = (game.PLAY,),
+                     bodies: tuple[str, ...] = ("PlayBody", "BeatBody")) -> Callable[[int, bytes], bool]:
+    """Matches `author`'s first Play or Beat (or other `bodies` in `phases`) that the host's own check passes (once:
+    an honest reject would not do, the lie needs a valid move)."""
     host = table.host
 
     def valid_play(seat: int, move: bytes) -> bool:
         peer = host.runner.peer
-        if host.false_rejects or peer is None or peer.phase != game.PLAY:
+        if host.false_rejects or peer is None or peer.phase not in phases:
             return False
         try:
             signed = authenticate_move(peer.genesis, move)
-            if signed.author != author or body_type(signed) not in ("PlayBody", "BeatBody"):
+            if signed.author != author or body_type(signed) not in bodies:
                 return False
             pending = peer.chain.check_move(move)
             peer.validate(pending.move, pending.seen_length)
@@ -779,6 +791,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("false-reject", "the host refuses a valid Play with a signed Reject (it has seen the card's key)",
              ("R-LOG-14", "R-LOG-16", "R-GAME-22", "R-PEER-52"),
              peeking_host, Expect("accused", "false-reject", HOST, verify="invalid", how=None, victims=(VICTIM,)),
+             extra=proven_false_reject),
+    Scenario("false-reject-ack", "the host refuses a valid Ack of a draw (the seat's keys may follow it already)",
+             ("R-PEER-18", "R-GAME-22", "R-PEER-52"),
+             refusing_acks, Expect("accused", "false-reject", HOST, verify="invalid", how=None, victims=(VICTIM,)),
              extra=proven_false_reject),
     Scenario("stalled-audit", "the host withholds its own audit and never times itself out",
              ("R-GAME-21", "R-PEER-53"),
