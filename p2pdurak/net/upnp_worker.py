@@ -18,9 +18,12 @@ import ipaddress
 import json
 import resource
 import signal
+import socket
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 # SSDP: how long to wait for answers to each search. miniupnpc searches up to four device types one after the other
 # while none answers, so with no router at all the search takes four times this: 1 s keeps that inside the 5 s
@@ -46,11 +49,90 @@ class Igd(Protocol):
     def deleteportmapping(self, eport: int, proto: str) -> bool: ...
 
 
-def real_igd() -> Igd:
-    import miniupnpc
+SSDP_GROUP = ("239.255.255.250", 1900)
+SEARCH_TARGETS = ("urn:schemas-upnp-org:device:InternetGatewayDevice:1",
+                  "urn:schemas-upnp-org:device:InternetGatewayDevice:2", "upnp:rootdevice")
+MAX_ANSWERS = 32
 
-    igd: Igd = miniupnpc.UPnP()
-    return igd
+
+def router_locations(answers: Iterable[tuple[str, bytes]]) -> list[str]:
+    """The description URLs of SSDP answers (sender, datagram) that describe the machine that sent them: http, on
+    the sender's own unicast address. Any machine can answer SSDP; miniupnpc fetches whatever URL it is given, the
+    host's own 127.0.0.1 services included (measured: a GET of the answer's path, with the kernel's version)."""
+    found: list[str] = []
+    for sender, data in answers:
+        location = next((line.partition(b":")[2].strip() for line in data.split(b"\r\n")
+                         if line.partition(b":")[0].strip().lower() == b"location"), b"")
+        try:
+            text = location.decode("ascii")
+            parts = urlsplit(text)
+            ok = parts.scheme == "http" and parts.hostname == sender and _unicast(sender) and parts.port != 0
+        except ValueError:  # not ASCII, or a port that is not a number
+            continue
+        if ok and text not in found:
+            found.append(text)
+    return found
+
+
+def _search(seconds: float) -> list[tuple[str, bytes]]:
+    """SSDP M-SEARCH for gateways: the answers heard within `seconds` (at most MAX_ANSWERS)."""
+    answers: list[tuple[str, bytes]] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 2)
+        for target in SEARCH_TARGETS:
+            sock.sendto(f"M-SEARCH * HTTP/1.1\r\nHOST: {SSDP_GROUP[0]}:{SSDP_GROUP[1]}\r\nMAN: \"ssdp:discover\"\r\n"
+                        f"MX: 1\r\nST: {target}\r\n\r\n".encode(), SSDP_GROUP)
+        deadline = time.monotonic() + seconds
+        while len(answers) < MAX_ANSWERS and (left := deadline - time.monotonic()) > 0:
+            sock.settimeout(left)
+            try:
+                data, (sender, _port) = sock.recvfrom(2048)
+            except TimeoutError:
+                break
+            answers.append((sender, data))
+    return answers
+
+
+class CheckedIgd:
+    """miniupnpc, given only routers that describe themselves, and using one only if its control URL is on the
+    router's own address: the SOAP requests go nowhere else either."""
+
+    def __init__(self) -> None:
+        import miniupnpc
+
+        self._upnp = miniupnpc.UPnP()
+        self.discoverdelay = DISCOVER_MS
+        self.lanaddr = ""
+        self._locations: list[str] = []
+
+    def discover(self) -> int:
+        self._locations = router_locations(_search(self.discoverdelay / 1000))
+        return len(self._locations)
+
+    def selectigd(self) -> str:
+        for location in self._locations:
+            try:
+                control = str(self._upnp.selectigd(location))
+            except Exception:  # not a gateway, or its description is not one miniupnpc reads
+                continue
+            if urlsplit(control).hostname == urlsplit(location).hostname:
+                self.lanaddr = str(self._upnp.lanaddr)
+                return control
+        raise RuntimeError("no gateway among the routers that answered")
+
+    def externalipaddress(self) -> str:
+        return str(self._upnp.externalipaddress())
+
+    def addportmapping(self, eport: int, proto: str, ihost: str, iport: int, desc: str, rhost: str,
+                       lease: int = 0, /) -> bool:
+        return bool(self._upnp.addportmapping(eport, proto, ihost, iport, desc, rhost, lease))
+
+    def deleteportmapping(self, eport: int, proto: str) -> bool:
+        return bool(self._upnp.deleteportmapping(eport, proto))
+
+
+def real_igd() -> Igd:
+    return CheckedIgd()
 
 
 def _unicast(text: str) -> bool:
