@@ -537,6 +537,18 @@ def peeking_host() -> Plan:
     return Plan(hook=hook)
 
 
+def backdating_host() -> Plan:
+    """The host refuses the victim's first valid Play with a Reject that names the chain just before the entry the
+    move had seen, where the move fails (unknown-seen): the Reject cannot have been judged there (R-PEER-52 (5a))."""
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        if table.host.false_reject is None:
+            table.host.backdate = True
+            table.host.false_reject = first_valid_play(table, VICTIM)
+
+    return Plan(hook=hook)
+
+
 def refusing_acks() -> Plan:
     """The host refuses the victim's first valid Ack of a draw with a signed Reject. The victim's keys may already
     be on their way right behind that Ack (R-PEER-18): the Reject is judged all the same (R-GAME-22)."""
@@ -791,6 +803,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("false-reject", "the host refuses a valid Play with a signed Reject (it has seen the card's key)",
              ("R-LOG-14", "R-LOG-16", "R-GAME-22", "R-PEER-52"),
              peeking_host, Expect("accused", "false-reject", HOST, verify="invalid", how=None, victims=(VICTIM,)),
+             extra=proven_false_reject),
+    Scenario("backdated-reject", "the host refuses a valid Play with a Reject dated before the entry the move saw",
+             ("R-LOG-16", "R-GAME-22", "R-PEER-52"),
+             backdating_host, Expect("accused", "false-reject", HOST, verify="invalid", how=None, victims=(VICTIM,)),
              extra=proven_false_reject),
     Scenario("false-reject-ack", "the host refuses a valid Ack of a draw (the seat's keys may follow it already)",
              ("R-PEER-18", "R-GAME-22", "R-PEER-52"),

@@ -102,6 +102,7 @@ class TamperingHost(GameHost):
         self.false_reject: MovePredicate | None = None  # moves to refuse with a signed Reject, valid or not
         self.false_rejects: dict[bytes, bytes] = {}  # move bytes -> the Reject signed for it (repeated for a relay)
         self.stalling = False  # the host's own seat withholds its moves and the host never times itself out
+        self.backdate = False  # false Rejects name the chain just before the entry the move saw, where it fails
 
     def submit(self, seat: int, move: bytes) -> Submission:
         self.received.append((seat, move))
@@ -130,8 +131,13 @@ class TamperingHost(GameHost):
         """Refuse a move with a signed Reject judged at the head, whatever the move (the host has seen its key)."""
         sequencer = self._sequencer()
         chain, signed = sequencer.chain, authenticate_move(sequencer.genesis, move)
+        length, head = chain.length, chain.head
+        seen = chain.length_at(signed.seen)
+        if self.backdate and seen:  # a length where the move's seen entry is not yet on the chain (unknown-seen)
+            length = seen - 1
+            head = chain.genesis.hash if length == 0 else chain.entry(length - 1).hash
         reject = sign_reject(self.identity, chain.genesis.hash, signed.author, signed.counter, signed.hash,
-                             FALSE_REASON, chain.length, chain.head)
+                             FALSE_REASON, length, head)
         self.false_rejects[move] = reject
         self.refused[move] = FALSE_REASON
         return reject
