@@ -168,6 +168,14 @@ async def test_join_page_in_the_browser() -> None:
                 assert driver.find_element(By.ID, "link").get_attribute("value") == "localhost:80 nope"
                 for width in (360, 1280):
                     screenshot(driver, "join", width)
+                    # every Join button inside the page's width (long names or link text pushed them off a phone)
+                    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                        "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+                    rights = wait_for(lambda: driver.execute_script(
+                        "return [...document.querySelectorAll('.join-nearby, #join')]"
+                        ".map((b) => b.getBoundingClientRect().right)"), what="the buttons")
+                    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+                    assert len(rights) == 4 and max(rights) <= width, (width, rights)
                 driver.find_elements(By.CSS_SELECTOR, ".join-nearby")[1].click()
                 wait_for(lambda: not driver.find_elements(By.ID, "link"), what="the page to leave the join box")
 
