@@ -8,7 +8,7 @@ import json
 
 from p2pdurak.errors import LocalError
 
-HELP = "measure performance (topics: rules, setup, protocol, shuffle, net, bots, wan; none = all)"
+HELP = "measure performance (topics: rules, setup, protocol, shuffle, net, bots, wan, p2p; none = all)"
 
 # topic -> module with run() -> dict[str, float | int]
 TOPICS: dict[str, str] = {
@@ -19,6 +19,7 @@ TOPICS: dict[str, str] = {
     "net": "p2pdurak.bench.net",
     "bots": "p2pdurak.bench.bots",
     "wan": "p2pdurak.bench.wan",
+    "p2p": "p2pdurak.bench.p2p",
 }
 WAN_RUNS = 3  # games per table size of `bench wan` alone; one each when every topic runs
 

@@ -21,8 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     parser.add_argument("--advertise", help="address to put in the invite (default: this machine's LAN address)")
     parser.add_argument("--transport", choices=("tcp", "libp2p"), default="tcp",
-                        help="tcp (default: fastest where the seats reach this machine) or libp2p (Noise, relays "
-                             "and hole punching, for friends behind home routers; needs the p2p extra)")
+                        help="tcp (default: fastest where the seats reach this machine) or libp2p (Noise and "
+                             "relays, for friends behind home routers; needs the p2p extra)")
     parser.add_argument("--relay", action="append", metavar="MULTIADDR",
                         help="with --transport libp2p: a relay (p2pdurak relay prints its address) through which "
                              "seats behind NATs reach the table and each other (repeatable); the host relays too")

@@ -88,7 +88,7 @@ class Client:
         self.transport = transport or TCP
         # a libp2p invite and no libp2p transport given: run() opens a node listening here for its lifetime
         self.p2p_listen = tuple(p2p_listen or ("/ip4/0.0.0.0/tcp/0",))
-        self.path = DIRECT  # how the connection to the host runs (direct, hole-punched or relayed)
+        self.path = DIRECT  # how the connection to the host runs (direct or relayed)
         self.mesh_ip = mesh_ip  # where our mesh listener listens and what we announce (None: our side of the link)
         self.mesh: Mesh | None = None
         if mesh and isinstance(app, MeshApp):
@@ -117,7 +117,7 @@ class Client:
             self._wake.set()
 
     def link_paths(self) -> str:
-        """How this seat's links ran, for a person: "host relayed, seat 2 hole-punched" (the last state of each)."""
+        """How this seat's links ran, for a person: "host relayed, seat 2 direct" (the last state of each)."""
         parts = [f"host {self.path}"]
         if self.mesh is not None:
             parts += [f"seat {seat} {path}" for seat, path in sorted(self.mesh.last_paths.items())]

@@ -212,7 +212,7 @@ class HostServer:
         self.closed.set()
 
     def paths(self) -> dict[int, str]:
-        """How each connected seat reaches the host: direct, hole-punched or relayed (seat numbers of the roster,
+        """How each connected seat reaches the host: direct or relayed (seat numbers of the roster,
         or of the lobby before the start)."""
         conns = self._conns if self.phase != LOBBY else dict(enumerate(self._lobby))
         return {seat: stream_path(c.fs.stream) for seat, c in conns.items()}

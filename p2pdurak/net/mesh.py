@@ -106,7 +106,7 @@ class Mesh:
         self.port: int | None = None  # our listener's port once it is up (0: none could be opened)
         self.announcement: m.Message | None = None  # what tells the host where our listener is
         self.endpoints: dict[int, MeshEndpoint] = {}
-        self.paths: dict[int, str] = {}  # seat -> how its live link runs: direct, hole-punched or relayed
+        self.paths: dict[int, str] = {}  # seat -> how its live link runs: direct or relayed
         self.last_paths: dict[int, str] = {}  # seat -> how its link ran when it last came up (kept after it closed)
         self.links: dict[int, FramedStream] = {}  # seat -> its live link
         self._outboxes: dict[int, deque[bytes]] = {}

@@ -73,6 +73,7 @@ class TableOutcome:
     silent: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     paths: dict[str, str] = field(default_factory=dict)  # "host-2", "1-2": how that link ran at the end
+    join_s: float = 0.0  # in process: the longest time a joining seat took from its first dial to being seated
 
 
 @dataclass
@@ -209,17 +210,25 @@ class Detour(Protocol):
 async def transports_for(
     kind: str, identities: Sequence[Identity], detour: Detour | None = None
 ) -> AsyncIterator[list[Transport | None]]:
-    """One transport per seat: None (plain TCP) for each, plain TCP whose mesh links go through `detour`, or a
-    libp2p node on 127.0.0.1 for each."""
+    """One transport per seat: None (plain TCP) for each, plain TCP whose mesh links go through `detour`, a libp2p
+    node on 127.0.0.1 for each ("libp2p"), or ("libp2p-relayed") libp2p nodes that give out only their circuits
+    on a relay node of their own on 127.0.0.1, so that every connection and link runs through that relay."""
     if kind == "tcp":
         yield [None if detour is None else TcpTransport(mesh_dial=detour.dial) for _ in identities]
         return
-    if detour is not None:
-        raise LocalError("bad-transport", "a detour routes plain TCP links only")
+    if detour is not None or kind not in ("libp2p", "libp2p-relayed"):
+        raise LocalError("bad-transport", f"no transport {kind!r} here (a detour routes plain TCP links only)")
     from p2pdurak.net.p2p import open_p2p_node
 
+    relayed = kind == "libp2p-relayed"
     async with AsyncExitStack() as stack:
-        yield [await stack.enter_async_context(open_p2p_node(identity)) for identity in identities]
+        nodes = [await stack.enter_async_context(open_p2p_node(identity, advertise_direct=not relayed))
+                 for identity in identities]
+        if relayed:
+            relay = await stack.enter_async_context(open_p2p_node(Identity.generate()))
+            if not await nodes[0].reserve(f"{relay.addrs()[0]}/p2p/{relay.peer_id}"):
+                raise LocalError("bad-transport", "the relay on 127.0.0.1 refused the host a reservation")
+        yield list(nodes)
 
 
 def link_paths(side: HostSide, clients: Sequence[Client]) -> dict[str, str]:
@@ -275,6 +284,7 @@ async def _play_in_process(
     endings: list[Ending] = []
     clock = GameClock()
     paths: dict[str, str] = {}
+    join_s = 0.0
     failures: list[str] = []
 
     try:
@@ -293,9 +303,12 @@ async def _play_in_process(
             nursery.start_soon(side.app.arm_when_started)
             nursery.start_soon(clock.watch, side)
             for client in clients:  # one after the other, so that seat numbers follow the list
+                dialed = time.perf_counter()
                 nursery.start_soon(run_client, client)
                 while client.seat is None:
                     await trio.sleep(0.002)
+                if client is not side.client:
+                    join_s = max(join_s, time.perf_counter() - dialed)
             await side.server.closed.wait()
             paths = link_paths(side, clients)
     finally:
@@ -305,6 +318,7 @@ async def _play_in_process(
         raise LocalError("seat-failed", "; ".join(failures))
     outcome = outcome_of(side, started, endings, clock)
     outcome.paths = paths
+    outcome.join_s = round(join_s, 4)
     return outcome
 
 

@@ -160,3 +160,13 @@ def test_p2p_cli_host_and_joins_over_libp2p_and_the_transcript_verifies(tmp_path
     assert len(data) == 1
     check = subprocess.run([*python, "verify", str(tmp_path / "host.dlog")], capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+async def test_p2p_whole_game_through_a_relay_verifies(tmp_path: Path) -> None:
+    """Every node gives out only its circuit on a relay (on 127.0.0.1): the seats reach the host, and each other,
+    through it; the relay carries the whole game, which verifies."""
+    spec = TableSpec(Options(deck=24, players=3), seed=12, players=bot_player, config=TEST_CONFIG)
+    outcome = await play_in_process(spec, tmp_path, transport="libp2p-relayed")
+    assert outcome.how == "result" and not outcome.errors
+    assert verify_transcript_bytes(outcome.transcript).valid
+    assert outcome.paths == {"host-1": "relayed", "host-2": "relayed", "1-2": "relayed"}

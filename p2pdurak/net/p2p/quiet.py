@@ -1,12 +1,14 @@
 """py-libp2p logs warnings and tracebacks on normal closes and resets: only its errors get through, and not even
-those for what is routine here (a direct dial that a NAT swallows before the relay is tried)."""
+those for what is routine here (a direct dial that a NAT swallows before the relay is tried, a relayed stream
+that its ends closed)."""
 
 from __future__ import annotations
 
 import logging
 
 NOISY = ("libp2p", "multiaddr", "async_service", "libp2p.tools.anyio_service")
-ROUTINE_ERRORS = ("libp2p.transport.tcp.tcp", "libp2p.network.swarm", "libp2p.relay.circuit_v2.transport")
+ROUTINE_ERRORS = ("libp2p.transport.tcp.tcp", "libp2p.network.swarm", "libp2p.relay.circuit_v2.transport",
+                  "libp2p.relay.circuit_v2.protocol")
 
 
 def silence_libp2p() -> None:
