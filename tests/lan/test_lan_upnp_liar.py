@@ -54,7 +54,7 @@ def test_lan_upnp_a_liar_cannot_send_the_host_to_its_own_loopback(lan2: Lan) -> 
                                 env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         _wait_line(liar, "^listening", [])
         spy = subprocess.Popen(lan2.argv(0, [sys.executable, str(ROOT / "tests/lan/loopback_spy.py"), str(SPY_PORT),
-                                             "8"]), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                                             "4"]), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         _wait_line(spy, "^listening", [])
         worker = subprocess.run(lan2.argv(0, [sys.executable, "-m", "p2pdurak.net.upnp_worker", "4711"]), env=_env(),
                                 input="", capture_output=True, text=True, timeout=30)
