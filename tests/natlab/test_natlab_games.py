@@ -22,8 +22,13 @@ def _verify(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*PYTHON, "verify", str(path)], capture_output=True, text=True, timeout=120)
 
 
-def test_natlab_every_seat_behind_its_own_nat_plays_through_the_relay(tmp_path: Path) -> None:
-    with nat_lab(3) as lab, lab_table(lab, tmp_path) as table:
+@pytest.mark.parametrize("random_ports", [(), (0, 1, 2)], ids=["masquerade", "symmetric"])
+def test_natlab_every_seat_behind_its_own_nat_plays_through_the_relay(
+    tmp_path: Path, random_ports: tuple[int, ...]
+) -> None:
+    """Home routers that keep a connection's port where they can (MASQUERADE), or that pick a new random outside
+    port for every connection (--random-fully, a symmetric mapping): either way the relay carries the game."""
+    with nat_lab(3, random_ports=random_ports) as lab, lab_table(lab, tmp_path) as table:
         table.open(3)
         table.finish(240)
         assert table.host is not None
