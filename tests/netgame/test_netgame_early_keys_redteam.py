@@ -8,10 +8,11 @@ from pathlib import Path
 
 from p2pdurak.log import FALSE_REJECT, authenticate_move, check_accusation, sha256, sign_move
 from p2pdurak.netgame.seat import QuietListener, SeatRunner
-from p2pdurak.netgame.store import game_file, load_seat
+from p2pdurak.netgame.store import SeatLog, game_file, load_seat
 from p2pdurak.peer import game as peer_game
 from p2pdurak.peer.messages import Ack
 from p2pdurak.peer.verify import verify_transcript_bytes
+from p2pdurak.testing.log_fixtures import forge_entry
 from tests.accusation.accusation_helpers import Game, game
 from tests.netgame.test_netgame_host_duties import SEAT, FakeClient, pend, reject, seat_at
 
@@ -134,3 +135,24 @@ def test_a_reject_of_a_move_that_saw_no_entry_of_our_chain_stays_honest(tmp_path
     pend(runner, lost, counter)
     runner.on_reject(reject(g, lost, k, "unknown-seen"))
     assert runner.accusation is None and not client.left
+
+
+def test_the_host_seat_resumed_from_its_file_checks_every_signature_again(tmp_path: Path) -> None:
+    """ChainFollower.accept_built (no second signature check) is for entries the sequencer built in this process;
+    a host seat resumed from its file replays every entry with every check, so a file whose entry carries a move
+    with a broken author signature (under a valid host signature) stops it there."""
+    g = game(2, 5)
+    host, cut = g.host, 12
+    move = bytearray(g.moves[cut])
+    move[-1] ^= 1  # the author's signature no longer verifies
+    forged = forge_entry(g.table.identities[host], cut, sha256(g.table.entries[cut - 1]), bytes(move))
+    log = SeatLog(game_file(tmp_path, g.table.genesis.data.game_id, host), durable=False)
+    log.genesis(g.table.genesis_bytes)
+    log.secrets(g.table.peers[host].secrets.to_bytes())  # type: ignore[union-attr]
+    for entry in [*g.table.entries[:cut], forged]:
+        log.entry(entry)
+    log.close()
+    saved = load_seat(game_file(tmp_path, g.table.genesis.data.game_id, host))
+    runner = SeatRunner(g.table.identities[host], tmp_path, durable=False, listener=QuietListener())
+    peer = runner.resume(saved)
+    assert peer.faulted is not None and peer.faulted.entry == cut and peer.chain.length == cut
