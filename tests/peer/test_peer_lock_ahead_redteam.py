@@ -1,7 +1,7 @@
 """Red team of R-PEER-15a (issue 17): a seat locks on the lock of the seat before it, received over the mesh, before
 the host logs that lock. A colluding seat shows it one lock and the host logs another: the early lock is refused
-(or, appended anyway, refused by every peer, its maker included, since a lock made on a state not on its chain is
-not "made here"), and the seat's two locks differ by factors the colluder knows already."""
+(or, appended anyway, refused by every peer, its maker included: a peer checks its own moves too, R-PEER-10a),
+and the seat's two locks differ by factors the colluder knows already."""
 
 from __future__ import annotations
 
