@@ -59,6 +59,7 @@ from p2pdurak.log.moves import (
     sign_move,
     sign_reject,
     unchecked_body,
+    unchecked_data,
     verify_reject,
 )
 from p2pdurak.log.sequencer import Appended, Rejected, Sequencer, Validator
@@ -125,6 +126,7 @@ __all__ = [
     "sign_move",
     "sign_reject",
     "unchecked_body",
+    "unchecked_data",
     "verify_genesis",
     "verify_reject",
     "verify_transcript",

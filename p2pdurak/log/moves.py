@@ -53,8 +53,14 @@ def authenticate_move(genesis: VerifiedGenesis, move_bytes: bytes, *, blame: int
 def unchecked_body(move_bytes: bytes) -> bytes | None:
     """The body of a move, decoded but NOT authenticated (None if it does not decode): only for choosing which moves
     are worth a signature check at all."""
+    data = unchecked_data(move_bytes)
+    return None if data is None else data.body
+
+
+def unchecked_data(move_bytes: bytes) -> MoveData | None:
+    """What a move says (author, counter, seen, body), decoded but NOT authenticated (None if it does not decode)."""
     try:
-        return decode(decode(move_bytes, Move).data, MoveData).body
+        return decode(decode(move_bytes, Move).data, MoveData)
     except DecodeError:
         return None
 

@@ -25,6 +25,7 @@ from p2pdurak.log import (
     sha256,
     sign_move,
     unchecked_body,
+    unchecked_data,
     verify_reject,
 )
 from p2pdurak.peer import game
@@ -123,7 +124,8 @@ class Peer:
         self._my_cards: dict[int, Card] = {}  # position -> card, for positions dealt to this seat
         self._direct_acks: dict[int, tuple[int, bytes]] = {}  # seat -> (acked seq, seen) of its newest direct Ack
         self._ack_sent: bytes | None = None  # our newest signed Ack (our keys may follow it before it is logged)
-        self._direct_steps: dict[bytes, int] = {}  # deck steps sent to us directly -> chain length last checked at
+        # deck steps sent to us directly -> (the author they name, the chain length they were last checked at)
+        self._direct_steps: dict[bytes, tuple[int, int]] = {}
 
     # ------------------------------------------------------------------------------------------ reading
 
@@ -231,14 +233,14 @@ class Peer:
     def _hear_lock(self, move_bytes: bytes) -> bool:
         """R-PEER-15a: keep a deck step sent to us directly during the lock phase (a few, the newest); it is checked
         only once it is the lock of the seat due right before us (_lock_ahead)."""
-        body_bytes = unchecked_body(move_bytes)
-        if body_bytes is None:
-            return False
+        data = unchecked_data(move_bytes)
+        if data is None or data.author >= self.ctx.seats or data.counter <= self.chain.last_counter(data.author):
+            return False  # not a move, or one of a seat whose newer move is logged already
         try:
-            decode(body_bytes, DeckStep)
+            decode(data.body, DeckStep)
         except DecodeError:
             return False
-        self._direct_steps[move_bytes] = -1
+        self._direct_steps[move_bytes] = (data.author, -1)
         while len(self._direct_steps) > self.ctx.seats:
             del self._direct_steps[next(iter(self._direct_steps))]
         return True
@@ -251,10 +253,10 @@ class Peer:
         due = snap.deck.next_seat
         if due is None or seat != due + 1:
             return None
-        for move_bytes, tried in list(self._direct_steps.items()):
-            if tried == length:
-                continue  # checked at this length already
-            self._direct_steps[move_bytes] = length
+        for move_bytes, (author, tried) in list(self._direct_steps.items()):
+            if author != due or tried == length:
+                continue  # (says it is) another seat's, or checked at this length already
+            self._direct_steps[move_bytes] = (author, length)
             try:
                 move = authenticate_move(self.genesis, move_bytes, blame=None)
             except PeerFault:
