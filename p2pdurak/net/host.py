@@ -217,6 +217,11 @@ class HostServer:
         conns = self._conns if self.phase != LOBBY else dict(enumerate(self._lobby))
         return {seat: stream_path(c.fs.stream) for seat, c in conns.items()}
 
+    def seat_names(self) -> dict[int, str]:
+        """The name each connected seat gave, numbered as in paths()."""
+        conns = self._conns if self.phase != LOBBY else dict(enumerate(self._lobby))
+        return {seat: c.name for seat, c in conns.items()}
+
     @property
     def connected(self) -> frozenset[int]:
         return frozenset(self._conns) if self.phase != LOBBY else frozenset(range(len(self._lobby)))

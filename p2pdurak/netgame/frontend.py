@@ -76,7 +76,25 @@ class Closed:
     message: str
 
 
-Change = EntryApplied | Refused | Progress | Closed
+@dataclass(frozen=True, slots=True)
+class SeatLink:
+    """How one connection of our seat runs: to `seat` (0 is the host), `path` DIRECT or RELAYED (the values of
+    p2pdurak.net.transport; plain TCP is direct); `name` as that seat gave it, where the roster does not say it yet."""
+
+    seat: int
+    path: str
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Links:
+    """Our seat's connections as they run now, in seat order: on the host, each seat's connection to it; on a joined
+    seat, its connection to the host and its link to each other seat. Reported again whenever one of them changes."""
+
+    links: tuple[SeatLink, ...]
+
+
+Change = EntryApplied | Refused | Progress | Links | Closed
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +152,9 @@ class FrontEnd(Protocol):
         """The person's next input line (None: no more input), taken from what `pump` read."""
         ...
 
-    def lobby(self, change: Progress) -> None:
-        """Show a progress report that arrives before the game has started (the game screen is not up yet)."""
+    def lobby(self, change: Progress | Links) -> None:
+        """Show a progress report, or how the seats are connected, before the game has started (the game screen is
+        not up yet)."""
         ...
 
     async def play(self, session: SeatSession) -> bool:

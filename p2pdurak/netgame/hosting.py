@@ -23,6 +23,7 @@ from p2pdurak.net.transport import P2PTransport
 from p2pdurak.netgame.cli_support import options_from_args, result_line, write_transcript
 from p2pdurak.netgame.frontend import INVITE, FrontEnd, PlayerFactory, Progress
 from p2pdurak.netgame.join import user_error
+from p2pdurak.netgame.links import host_links
 from p2pdurak.netgame.seat import PrintingListener, SeatRunner
 from p2pdurak.netgame.session import NetSession, play_seat
 from p2pdurak.netgame.store import latest_game_file, load_seat
@@ -154,6 +155,7 @@ class HostCommand:
         session = self.session = NetSession(side.runner) if side.runner.player is None else None
         if session is not None:
             side.client.observer = session.observe
+            session.links_of = lambda: host_links(side.server)  # the page lists each seat's path to us
         runner = side.runner
         if runner.peer is not None and runner.peer.over:  # resumed after the end: nothing left to serve
             runner.close()

@@ -4,6 +4,8 @@ No front end is imported here: `play_seat` runs whichever `FrontEnd` the command
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import trio
 
 from p2pdurak.errors import LocalError
@@ -13,6 +15,7 @@ from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
 from p2pdurak.netgame import frontend as ui
 from p2pdurak.netgame.frontend import FrontEnd
 from p2pdurak.netgame.join import user_error
+from p2pdurak.netgame.links import seat_links
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.peer import Event, Peer, Refused
 from p2pdurak.peer import game as peer_game
@@ -29,6 +32,9 @@ class NetSession:
         self._changes: list[ui.Change] = []
         self._changed = trio.Event()
         self._reconnects = 0
+        self._links = ui.Links(())
+        # where our connections are read from: a joined seat's own; the host sets its server's view (host_links)
+        self.links_of: Callable[[], ui.Links] = self._seat_links
         runner.listener = self
 
     # ----------------------------------------------------------------- SeatSession
@@ -81,7 +87,9 @@ class NetSession:
         self._push(ui.Progress(kind, done, total, text))
 
     def observe(self, event: NetEvent) -> None:
-        """Client and host observer: connection changes as the UI's progress lines."""
+        """Client and host observer: connection changes as the UI's progress lines (and `Links` when a
+        connection came up, went or changed its path)."""
+        self._report_links()
         client = self.runner.client
         if event.kind == "reconnecting":
             self._reconnects += 1
@@ -92,6 +100,16 @@ class NetSession:
             self._push(ui.Progress(ui.RECONNECTED))
         elif event.kind == "left" and event.seat is not None and event.seat != self.runner.seat and self._playing():
             self._push(ui.Progress(ui.PLAYER_DISCONNECTED, done=event.seat))
+
+    def _seat_links(self) -> ui.Links:
+        client = self.runner.client
+        return seat_links(client) if client is not None else ui.Links(())
+
+    def _report_links(self) -> None:
+        links = self.links_of()
+        if links != self._links:
+            self._links = links
+            self._push(links)
 
     def _playing(self) -> bool:
         return self.runner.peer is not None and not self.runner.peer.over
@@ -158,7 +176,7 @@ async def _lobby(session: NetSession, done: trio.Event, front: FrontEnd) -> None
             changes = await session.changes()
             kept: list[ui.Change] = []
             for change in changes:
-                if isinstance(change, ui.Progress):
+                if isinstance(change, ui.Progress | ui.Links):
                     front.lobby(change)
                 else:
                     kept.append(change)  # the game has begun: these are the screen's

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from p2pdurak.netgame import frontend as ui
-from p2pdurak.netgame.frontend import Progress, SeatSession
+from p2pdurak.netgame.frontend import Links, Progress, SeatSession
 
 if TYPE_CHECKING:  # (kept light: `ui_available` must answer even where the terminal UI cannot load)
     from rich.text import Text
@@ -66,7 +66,9 @@ class TerminalFrontEnd:
     async def read_line(self) -> str | None:
         return await self.lines.read_line()
 
-    def lobby(self, change: Progress) -> None:
+    def lobby(self, change: Progress | Links) -> None:
+        if isinstance(change, Links):
+            return  # the host's lines already say how each seat joined (direct or relayed)
         if change.kind == ui.WAITING_FOR_PLAYERS:
             print(f"seated: {change.done} of {change.total}; waiting for the host to start", flush=True)
         elif change.kind == ui.TABLE_CODE:

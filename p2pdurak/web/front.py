@@ -17,7 +17,7 @@ from p2pdurak.errors import DurakError, LocalError
 from p2pdurak.i18n import _
 from p2pdurak.net.api import Ending
 from p2pdurak.netgame import frontend as sess
-from p2pdurak.netgame.frontend import Progress, SeatSession
+from p2pdurak.netgame.frontend import Links, Progress, SeatLink, SeatSession
 from p2pdurak.web import texts as W
 from p2pdurak.web.nearby import NearbyFinder, NearbyRow, NearbyTable, nearby_json, next_ready, place_rows
 from p2pdurak.web.options import TableTerms, option_sentences
@@ -60,6 +60,7 @@ class WebFrontEnd:
         self.table_code = ""
         self.seated = (0, 0)
         self.lines: list[Progress] = []
+        self.links = Links(())  # how our seat's connections run (the host: how each seat reaches it)
         self.started = False
         self.failure = ""  # why the command ends before the game (the host refused us, or cannot be reached)
         self.terms: TableTerms | None = None  # the game's options, when this seat knows them (the host)
@@ -82,8 +83,10 @@ class WebFrontEnd:
     async def read_line(self) -> str | None:
         return await self._receive.receive()
 
-    def lobby(self, change: Progress) -> None:
-        if change.kind == sess.INVITE:
+    def lobby(self, change: Progress | Links) -> None:
+        if isinstance(change, Links):
+            self.links = change
+        elif change.kind == sess.INVITE:
             self.invite, _sep, self.short = change.text.partition("\n")
         elif change.kind == sess.TABLE_CODE:
             self.table_code = change.text
@@ -98,6 +101,7 @@ class WebFrontEnd:
         self.started = True
         table = WebTable(session, self.server, self.match, verify=self.verify, offer_next_game=False,
                          move_timeout=self.move_timeout)
+        table.show_links(self.links)  # what the lobby heard (the link to the host); the mesh links come later
         ended, quit_game, _durak = await table.run()
         return quit_game and not ended
 
@@ -200,9 +204,17 @@ class WebFrontEnd:
                 "failure": self.failure,
                 "options_title": _(S.LABEL_OPTIONS),
                 "options": option_sentences(self.terms) if self.terms is not None else [],
+                "links_title": _(W.WEB_LINKS_TITLE),
+                # (a joined seat's own links show beside the players once the game is up)
+                "links": [self._link_json(link) for link in self.links.links] if self.host else [],
             },
             "pick": self._pick_state() if self.picking else None,
         }
+
+    @staticmethod
+    def _link_json(link: SeatLink) -> dict[str, Any]:
+        text = _(W.WEB_LINK_SEAT).format(seat=link.seat, name=link.name, path=W.path_text(link.path))
+        return {"seat": link.seat, "path": link.path, "text": text}
 
     def _pick_state(self) -> dict[str, Any]:
         error, detail = self.pick_error

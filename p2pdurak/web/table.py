@@ -23,7 +23,7 @@ from p2pdurak.errors import DurakError
 from p2pdurak.i18n import _, format_plural
 from p2pdurak.i18n_strings import card_text, suit_name
 from p2pdurak.netgame import frontend as sess
-from p2pdurak.netgame.frontend import Closed, EntryApplied, Progress, SeatSession
+from p2pdurak.netgame.frontend import Closed, EntryApplied, Links, Progress, SeatSession
 from p2pdurak.peer import ActionApplied, Faulted, GameEnded, Refused
 from p2pdurak.peer import game as peer_game
 from p2pdurak.rules import Action, Beat, Challenge, Pass, Play, ShowTrump, State, Take, Transfer
@@ -129,6 +129,7 @@ class WebTable:
         self._done = trio.Event()
         self._offers: list[Offer] = []
         self._played_by: dict[int, int] = {}  # card -> the seat that put it on the table (the page animates from it)
+        self.paths: dict[int, str] = {}  # seat -> how our link to it ran when it last came up (0: the host)
 
     # ---------------------------------------------------------------------------------------------- running
 
@@ -184,8 +185,14 @@ class WebTable:
                 self.notice = [*self.notice[-4:], change]
             else:
                 self.net_progress = change
+        elif isinstance(change, Links):
+            self.show_links(change)
         elif isinstance(change, Closed):
             self.closed = change
+
+    def show_links(self, links: Links) -> None:
+        """Each link's path beside its player; a link that went down keeps the path it ran on (as the reports do)."""
+        self.paths.update((link.seat, link.path) for link in links.links)
 
     def _finish(self) -> None:
         """The result, the score, the transcript saved and verified (the `p2pdurak verify` line) for download."""
@@ -371,7 +378,9 @@ class WebTable:
         for s in range(len(self.names.seats)):
             row: dict[str, Any] = {"seat": s, "name": self.names.label(s), "me": s == me, "acting": s in acting,
                                    "score": self.match.score.get(s, 0), "size": 0, "size_text": "", "roles": [],
-                                   "known": []}
+                                   "known": [], "link": ""}
+            if s in self.paths and s != me:
+                row["link"] = _(W.WEB_LINK_PLAYER).format(path=W.path_text(self.paths[s]))
             if view is not None:
                 row["size"] = view.hand_size(s)
                 row["size_text"] = format_plural(S.LABEL_HAND_SIZE, view.hand_size(s))

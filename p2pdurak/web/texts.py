@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from p2pdurak import i18n_strings as S
 from p2pdurak.i18n import N_, NP_, Contextual, _
+from p2pdurak.net.transport import RELAYED
 
 WEB_NOT_OFFERED = N_("That move is not offered now.")
 WEB_QUIT_BUTTON_HINT = N_("To leave the game, use the Leave button.")
@@ -30,6 +31,18 @@ WEB_NEARBY_NONE = N_("No table found nearby yet.")
 WEB_NEARBY_SEATS = N_("{joined} of {total} seats taken")
 # Translators: what a screen reader says for the Join button of one table in the list of tables nearby
 WEB_NEARBY_JOIN = N_("Join the table of {host}")
+
+# How a seat's connection runs (the host's lobby, and each player on a joined seat's page)
+
+# Translators: a connection that runs straight between the two machines
+WEB_PATH_DIRECT = N_("direct")
+# Translators: a connection that runs through a third machine that passes the (encrypted) traffic on
+WEB_PATH_RELAYED = N_("relayed (through a relay)")
+WEB_LINKS_TITLE = N_("How the seats are connected")
+# Translators: one row of the host's list of how the seats are connected; {path} is "direct" or "relayed (...)"
+WEB_LINK_SEAT = N_("Seat {seat}, {name}: {path}")
+# Translators: under a player's name: how our connection to that player runs; {path} is "direct" or "relayed (...)"
+WEB_LINK_PLAYER = N_("connection: {path}")
 
 # The game's options in plain words (the host's lobby)
 WEB_OPT_SEATS = NP_("A table for up to {n} player", "A table for up to {n} players")
@@ -78,6 +91,7 @@ _PAGE: dict[str, str | Contextual] = {
     "join_forms": S.JOIN_LINK_FORMS,
     "nearby_title": WEB_NEARBY_TITLE,
     "nearby_none": WEB_NEARBY_NONE,
+    "links_title": WEB_LINKS_TITLE,
     "help_play": S.HELP_PLAY,
     "help_beat": S.HELP_BEAT,
     "help_take": S.HELP_TAKE,
@@ -88,6 +102,11 @@ _PAGE: dict[str, str | Contextual] = {
     "help_numbers": S.HELP_CARD_NUMBERS,
     "help_legal": S.HELP_LEGAL_ONLY,
 }
+
+
+def path_text(path: str) -> str:
+    """A connection's path (p2pdurak.net.transport's DIRECT or RELAYED) in plain words."""
+    return _(WEB_PATH_RELAYED) if path == RELAYED else _(WEB_PATH_DIRECT)
 
 
 def page_strings() -> dict[str, str]:

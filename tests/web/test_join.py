@@ -58,6 +58,8 @@ def test_join_in_the_browser(tmp_path: Path) -> None:
             timer = wait_for(lambda: _page(driver)["actions"] and driver.find_elements(By.ID, "timer"), timeout=30,
                              what="the time left for our move")
             assert 250 <= int(timer[0].get_attribute("data-left")) <= 300
+            host_link = driver.find_element(By.CSS_SELECTOR, '.player[data-seat="0"] .player-link').text
+            assert host_link == "connection: direct"  # plain TCP to the host
             play_by_clicks(driver)
             end = wait_for(lambda: _page(driver).get("end"), timeout=30, what="the end of the game")
             assert state(driver)["flights"] == []  # reduced motion: no card flies
@@ -97,8 +99,12 @@ def test_host_in_the_browser(tmp_path: Path) -> None:
             bot = spawn(tmp_path, "bot", "join", link, "--bot", "easy", "--quiet")
             wait_for(lambda: driver.find_elements(By.ID, "start"), timeout=30, what="the Start button")
             assert "2 of 3" in driver.find_element(By.ID, "waiting").text
+            row = driver.find_element(By.CSS_SELECTOR, '#links li[data-seat="1"]')
+            assert row.text.startswith("Seat 1, ") and row.text.endswith(": direct")  # plain TCP is direct
             driver.find_element(By.ID, "start").click()
             wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
+            seat1 = driver.find_element(By.CSS_SELECTOR, '.player[data-seat="1"] .player-link').text
+            assert seat1 == "connection: direct"
             play_by_clicks(driver)
             verify = wait_for(lambda: driver.find_element(By.ID, "verify-line").text, what="the verify line")
             assert "INVALID" not in verify, verify

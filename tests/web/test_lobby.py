@@ -9,7 +9,8 @@ import trio
 from trio_websocket import open_websocket_url
 
 from p2pdurak import i18n
-from p2pdurak.netgame.frontend import INVITE, TABLE_CODE, WAITING_FOR_PLAYERS, Progress
+from p2pdurak.net.transport import DIRECT, RELAYED
+from p2pdurak.netgame.frontend import INVITE, TABLE_CODE, WAITING_FOR_PLAYERS, Links, Progress, SeatLink
 from p2pdurak.rules import Options
 from p2pdurak.web.front import WebFrontEnd, qr_svg
 from p2pdurak.web.options import TableTerms, option_sentences
@@ -92,6 +93,7 @@ async def test_lobby_in_the_browser() -> None:
         server, front = await _lobby(nursery)
         front.lobby(Progress(WAITING_FOR_PLAYERS, done=2, total=3))
         front.lobby(Progress(TABLE_CODE, text="tiger-apple-42"))
+        front.lobby(Links((SeatLink(1, RELAYED, "Rita <b>"), SeatLink(2, DIRECT, "Tom"))))
 
         def look() -> None:
             from selenium.webdriver.common.by import By
@@ -103,6 +105,13 @@ async def test_lobby_in_the_browser() -> None:
                 assert driver.find_elements(By.CSS_SELECTOR, ".qr svg")
                 shown = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#options li")]
                 assert shown == option_sentences(TERMS)
+                title = driver.find_element(By.ID, "links-title").get_attribute("textContent")
+                assert title == "How the seats are connected"
+                rows = driver.find_elements(By.CSS_SELECTOR, "#links li")
+                assert [(r.get_attribute("data-seat"), r.get_attribute("data-path"), r.text) for r in rows] == [
+                    ("1", "relayed", "Seat 1, Rita <b>: relayed (through a relay)"),  # (a name is text, not markup)
+                    ("2", "direct", "Seat 2, Tom: direct"),
+                ]
                 for width in (360, 1280):
                     screenshot(driver, "lobby", width)
                 driver.find_element(By.ID, "start").click()

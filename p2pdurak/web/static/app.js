@@ -81,6 +81,7 @@ function renderPlayers(s) {
       <div class="player-name">${p.acting ? "&#9654; " : ""}${esc(p.name)}</div>
       <div class="fan">${backs}</div>
       <div class="player-meta">${esc(p.size_text)}${p.roles.length ? " · " + esc(p.roles.join(" · ")) : ""}</div>
+      ${p.link ? `<div class="player-link">${esc(p.link)}</div>` : ""}
       ${known ? `<div class="known">${known}</div>` : ""}
     </section>`;
   }).join("");
@@ -161,6 +162,9 @@ function renderLobby(l) {
       ${l.lines.map((line) => `<p class="notice">${esc(line)}</p>`).join("")}
       ${l.failure ? `<p class="failure" id="failure" role="alert">${esc(l.failure)}</p>` : ""}
     </div>
+    ${l.links.length ? `<section class="links" aria-labelledby="links-title">
+      <h2 id="links-title">${esc(l.links_title)}</h2>
+      <ul id="links">${l.links.map((k) => `<li data-seat="${k.seat}" data-path="${esc(k.path)}">${esc(k.text)}</li>`).join("")}</ul></section>` : ""}
     ${l.options.length ? `<section class="options" aria-labelledby="options-title">
       <h2 id="options-title">${esc(l.options_title)}</h2>
       <ul id="options">${l.options.map((o) => `<li>${esc(o)}</li>`).join("")}</ul></section>` : ""}
