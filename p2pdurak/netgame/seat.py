@@ -322,20 +322,23 @@ class SeatRunner:
         if self.peer is None:
             return
         had = self.peer.pending
-        ahead = self.peer.ack_ahead
         try:
             events = self.peer.on_reject(reject)
         except PeerFault as exc:
             self.errors.append(f"bad reject: {exc.reason}")
             return
-        if ahead is not None and self.seat != self.peer.genesis.host \
-                and verify_reject(self.peer.genesis, reject).move_hash == sha256(ahead):
-            # The Ack our pending keys follow (R-PEER-18) is our move as much as they are: its Reject is judged too
-            # (R-GAME-22). The keys stay pending: without the Ack the host must refuse them as well.
-            if self.witness is not None:
-                self.witness.on_refused(sha256(ahead))
-            self._doubted.append((ahead, reject))
+        refused = verify_reject(self.peer.genesis, reject).move_hash
+        other = None if had is not None and sha256(had) == refused else self._own_unanswered(refused)
+        if other is not None:
+            # Another move of ours that the host has neither logged nor refused yet: our Ack, when our keys went
+            # right behind it (R-PEER-18), whether the keys still pend or were refused first. Its Reject is judged
+            # as any other (R-GAME-22); an honest one leaves us free to make the move again.
+            assert self.witness is not None
+            self.witness.on_refused(refused)
+            self._doubted.append((other, reject))
             self._judge_reject()
+            if self.accusation is None and self.peer.pending is None:
+                self.step()
             return
         if had is not None and self.peer.pending is None and self.witness is not None:
             self.witness.on_refused(sha256(had))  # the reject was for that move (not a repeat for an older one)
@@ -352,6 +355,13 @@ class SeatRunner:
                 self.listener.refused(ev)
         if self.peer.chain.length != self._signed_at:
             self.step()  # the table moved on since we signed: think again; else wait for the next entry
+
+    def _own_unanswered(self, move_hash: bytes) -> bytes | None:
+        """Our move with this hash, sent and neither logged nor refused yet (the host seat judges no Reject)."""
+        peer = self.peer
+        if self.witness is None or peer is None or self.seat is None or self.seat == peer.genesis.host:
+            return None
+        return self.witness.own(self.seat, move_hash)
 
     # ----------------------------------------------------------------- the game
 

@@ -22,7 +22,6 @@ from p2pdurak.log import (
     VerifiedEntry,
     VerifiedGenesis,
     authenticate_move,
-    sha256,
     sign_move,
     unchecked_body,
     unchecked_data,
@@ -144,16 +143,6 @@ class Peer:
     @property
     def result(self) -> GameResult | None:
         return self.snapshot.final
-
-    @property
-    def ack_ahead(self) -> bytes | None:
-        """Our Ack that our pending keys follow (R-PEER-18), while it is not on our chain: a Reject of it is a Reject
-        of our move too (R-GAME-22)."""
-        ack = self._ack_sent
-        if ack is None or self.pending is None or self.pending == ack \
-                or self.chain.entry_of_move(sha256(ack)) is not None:
-            return None
-        return ack
 
     def waiting_on(self) -> tuple[int, ...]:
         return game.waiting_on(self.ctx, self.snapshot)

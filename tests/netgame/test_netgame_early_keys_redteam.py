@@ -47,7 +47,8 @@ def _ack_and_keys(g: Game, tmp_path: Path) -> tuple[SeatRunner, SendingClient, b
     assert len(client.sent) == 2
     ack, keys = client.sent
     assert isinstance(peer_game.parse_body(authenticate_move(g.table.genesis, ack)), Ack)
-    assert runner.peer is not None and runner.peer.pending == keys and runner.peer.ack_ahead == ack
+    assert runner.peer is not None and runner.peer.pending == keys
+    assert runner.witness is not None and runner.witness.own(SEAT, sha256(ack)) == ack  # sent, unanswered
     client.sent.clear()
     return runner, client, ack, keys, k
 
@@ -79,9 +80,9 @@ def test_a_reject_of_our_ack_once_it_is_logged_changes_nothing(tmp_path: Path) -
     g = game(2, 5)
     runner, client, ack, keys, k = _ack_and_keys(g, tmp_path)
     runner.apply_entry(g.table.entries[k])
-    assert runner.peer is not None and runner.peer.ack_ahead is None
+    assert runner.witness is not None and runner.witness.own(SEAT, sha256(ack)) is None  # answered: logged
     runner.on_reject(reject(g, ack, k, "stale"))  # a Reject of a logged move: no move of ours pends under it
-    assert runner.accusation is None and not client.left and runner.peer.pending == keys
+    assert runner.accusation is None and not client.left and runner.peer is not None and runner.peer.pending == keys
 
 
 def test_a_seat_restarted_between_its_ack_and_its_keys_never_signs_a_counter_twice(tmp_path: Path) -> None:
@@ -92,7 +93,7 @@ def test_a_seat_restarted_between_its_ack_and_its_keys_never_signs_a_counter_twi
     resumed = SeatRunner(g.table.identities[SEAT], tmp_path, durable=False, listener=QuietListener())
     peer = resumed.resume(saved)
     first = authenticate_move(g.table.genesis, keys)
-    assert peer.pending == keys and peer.counter == first.counter and peer.ack_ahead is None
+    assert peer.pending == keys and peer.counter == first.counter
     client = SendingClient()
     resumed.client = client  # type: ignore[assignment]
     resumed.on_seated(SEAT, 2, 2)  # the keys go again, as they are; the Ack is not on the chain
@@ -156,3 +157,18 @@ def test_the_host_seat_resumed_from_its_file_checks_every_signature_again(tmp_pa
     runner = SeatRunner(g.table.identities[host], tmp_path, durable=False, listener=QuietListener())
     peer = runner.resume(saved)
     assert peer.faulted is not None and peer.faulted.entry == cut and peer.chain.length == cut
+
+
+def test_a_false_reject_of_our_ack_sent_after_the_keys_own_reject_is_judged(tmp_path: Path) -> None:
+    """The host answers the keys first (an honest out-of-phase: our Ack is not logged), then refuses the Ack falsely:
+    nothing pends any more when that Reject comes, and it must still be judged (else the seat waits, unproven, for
+    an entry that never comes, and the other seats, their relays answered by the same Reject, sign it silent)."""
+    g = game(2, 5)
+    runner, client, ack, keys, k = _ack_and_keys(g, tmp_path)
+    runner.on_reject(reject(g, keys, k, "out-of-phase"))
+    assert runner.accusation is None and runner.peer is not None and runner.peer.pending is None
+    runner.on_reject(reject(g, ack, k, "stale"))
+    assert runner.accusation is not None and client.left
+    report = verify_transcript_bytes(runner.transcript())
+    assert (report.reason, report.seat) == (FALSE_REJECT, g.host)
+    assert report.accusation is not None and report.accusation.proven
