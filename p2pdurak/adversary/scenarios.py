@@ -584,15 +584,18 @@ def first_valid_play(table: AdversaryTable, author: int, *, phases: tuple[str, .
 
 
 def proven_false_reject(table: AdversaryTable) -> list[str]:
-    """The victim's record proves the host at fault; no other seat accused anybody; the move was never logged."""
+    """The victim's record proves the host at fault; a seat that relayed the move and got the same Reject may prove
+    it too (R-GAME-22), but no seat accuses anybody of anything else; the move was never logged."""
     host = table.host
     if len(host.false_rejects) != 1:
         return [f"the host refused {len(host.false_rejects)} valid moves falsely"]
-    report = table.report(VICTIM)
     problems = []
-    if report.accusation is None or not report.accusation.proven or "PROVEN" not in report.message:
-        problems.append(f"the victim's transcript does not prove the host at fault: {report.message}")
-    problems += [f"seat {s} accused the host" for s, r in enumerate(table.runners) if s != VICTIM and r.accusation]
+    for seat, runner in enumerate(table.runners):
+        if seat != VICTIM and runner.accusation is None:
+            continue
+        report = table.report(seat)
+        if report.accusation is None or not report.accusation.proven or "PROVEN" not in report.message:
+            problems.append(f"seat {seat}'s transcript does not prove the host at fault: {report.message}")
     return problems
 
 

@@ -208,7 +208,13 @@ class SeatRunner:
             refused = verify_reject(self.peer.genesis, reject)
         except PeerFault:
             return  # the host's word in a form nobody can check: it settles nothing
+        held = self.witness.held_move(refused.move_hash)
         self.witness.on_refused(refused.move_hash)
+        if held is not None and self.seat is not None and self.seat != self.peer.genesis.host and self._watching():
+            # A move we held from the mesh and relayed: the host may answer only its relayers, never its author, so
+            # we judge the Reject as its author would (R-GAME-15, R-GAME-22); an honest one only settles it.
+            self._doubted.append((held, reject))
+            self._judge_reject()
 
     def on_tick(self, now: float, connected: bool) -> None:
         self._now = now
@@ -306,15 +312,17 @@ class SeatRunner:
             if judged is None:
                 continue  # the Reject names entries we have not received yet: judge when they are in
             self._doubted.remove(doubted)
-            if not judged.false:
-                continue
+            signed = authenticate_move(genesis, move)
+            if not judged.false or (signed.author != self.seat and not judged.proven):
+                continue  # honest; or another seat's move refused for a reason only its author could dispute
             assert self.seat is not None
             self.judgement = judged.message
-            counter = authenticate_move(genesis, move).counter
+            counter = signed.counter
+            whose = "our move" if signed.author == self.seat else f"seat {signed.author}'s move"
             accusation = make_accusation(self.identity, genesis, self.seat, genesis.host, FALSE_REJECT,
                                          len(self.entries), rejected_move_evidence(move, reject))
             proof = "proven" if judged.proven else "an accusation, not a proof"
-            self._stop(accusation, f"false-reject (seat {genesis.host}), {proof}: our move {counter}: "
+            self._stop(accusation, f"false-reject (seat {genesis.host}), {proof}: {whose} {counter}: "
                        f"{judged.message}", FALSE_REJECT, genesis.host, counter)
             return
 
@@ -361,7 +369,8 @@ class SeatRunner:
         peer = self.peer
         if self.witness is None or peer is None or self.seat is None or self.seat == peer.genesis.host:
             return None
-        return self.witness.own(self.seat, move_hash)
+        held = self.witness.held_move(move_hash)
+        return held if held is not None and authenticate_move(peer.genesis, held).author == self.seat else None
 
     # ----------------------------------------------------------------- the game
 

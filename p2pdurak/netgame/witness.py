@@ -81,10 +81,9 @@ class MoveWitness:
         for key in [k for k in self.held if k[0] == author and k[1] <= counter]:
             del self.held[key]
 
-    def own(self, seat: int, move_hash: bytes) -> bytes | None:
-        """Our own move (`seat`'s, held as ours) with this hash, if it is still unanswered."""
-        return next((h.move for h in self.held.values()
-                     if h.via is None and h.author == seat and sha256(h.move) == move_hash), None)
+    def held_move(self, move_hash: bytes) -> bytes | None:
+        """The move with this hash, ours or heard over the mesh, if it is still unanswered."""
+        return next((h.move for h in self.held.values() if sha256(h.move) == move_hash), None)
 
     def on_refused(self, move_hash: bytes) -> None:
         for key, held in list(self.held.items()):

@@ -7,12 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from p2pdurak.log import FALSE_REJECT, authenticate_move, check_accusation, sha256, sign_move
+from p2pdurak.log.moves import sign_reject
 from p2pdurak.netgame.seat import QuietListener, SeatRunner
 from p2pdurak.netgame.store import SeatLog, game_file, load_seat
 from p2pdurak.peer import game as peer_game
 from p2pdurak.peer.messages import Ack
 from p2pdurak.peer.verify import verify_transcript_bytes
 from p2pdurak.testing.log_fixtures import forge_entry
+from p2pdurak.wire import encode
 from tests.accusation.accusation_helpers import Game, game
 from tests.netgame.test_netgame_host_duties import SEAT, FakeClient, pend, reject, seat_at
 
@@ -48,7 +50,7 @@ def _ack_and_keys(g: Game, tmp_path: Path) -> tuple[SeatRunner, SendingClient, b
     ack, keys = client.sent
     assert isinstance(peer_game.parse_body(authenticate_move(g.table.genesis, ack)), Ack)
     assert runner.peer is not None and runner.peer.pending == keys
-    assert runner.witness is not None and runner.witness.own(SEAT, sha256(ack)) == ack  # sent, unanswered
+    assert runner.witness is not None and runner.witness.held_move(sha256(ack)) == ack  # sent, unanswered
     client.sent.clear()
     return runner, client, ack, keys, k
 
@@ -80,7 +82,7 @@ def test_a_reject_of_our_ack_once_it_is_logged_changes_nothing(tmp_path: Path) -
     g = game(2, 5)
     runner, client, ack, keys, k = _ack_and_keys(g, tmp_path)
     runner.apply_entry(g.table.entries[k])
-    assert runner.witness is not None and runner.witness.own(SEAT, sha256(ack)) is None  # answered: logged
+    assert runner.witness is not None and runner.witness.held_move(sha256(ack)) is None  # answered: logged
     runner.on_reject(reject(g, ack, k, "stale"))  # a Reject of a logged move: no move of ours pends under it
     assert runner.accusation is None and not client.left and runner.peer is not None and runner.peer.pending == keys
 
@@ -172,3 +174,56 @@ def test_a_false_reject_of_our_ack_sent_after_the_keys_own_reject_is_judged(tmp_
     report = verify_transcript_bytes(runner.transcript())
     assert (report.reason, report.seat) == (FALSE_REJECT, g.host)
     assert report.accusation is not None and report.accusation.proven
+
+
+def test_a_false_reject_that_answers_our_relay_of_another_seats_move_is_judged(tmp_path: Path) -> None:
+    """The host can refuse a seat's valid move to the seats that relay it only, and never answer its author: each
+    relayer settled the move by that Reject without a look, and so would sign a silent-seat claim against its author.
+    A relayer judges the Reject as the author would (R-GAME-15, R-GAME-22): a false one is proven."""
+    g = game(3, 5)
+    author = 2
+    k = g.first_move_by(author, 40)
+    runner, _, client = seat_at(g, tmp_path, k)
+    runner.on_direct(author, g.moves[k])  # held from the mesh
+    move = g.signed[k]
+    head = sha256(g.table.entries[k - 1])
+    false = sign_reject(g.table.identities[g.host], g.table.genesis.hash, author, move.counter, move.hash,
+                        "not-your-turn", k, head)
+    runner.on_relay_reject(false)
+    assert runner.accusation is not None and client.left
+    report = verify_transcript_bytes(runner.transcript())
+    assert (report.reason, report.seat) == (FALSE_REJECT, g.host)
+    assert report.accusation is not None and report.accusation.proven
+
+
+def test_an_honest_reject_that_answers_our_relay_settles_the_move(tmp_path: Path) -> None:
+    g = game(3, 5)
+    author = 2
+    k = g.first_move_by(author, 40)
+    runner, _, client = seat_at(g, tmp_path, k)
+    head = sha256(g.table.entries[k - 1])
+    ack = sign_move(g.table.identities[author], g.table.genesis.hash, author, g.signed[k].counter, head,
+                    encode(Ack(0)))  # an Ack in play: out-of-phase there
+    runner.on_direct(author, ack)
+    assert runner.witness is not None and runner.witness.held_move(sha256(ack)) == ack
+    honest = sign_reject(g.table.identities[g.host], g.table.genesis.hash, author, g.signed[k].counter, sha256(ack),
+                         "out-of-phase", k, head)
+    runner.on_relay_reject(honest)
+    assert runner.accusation is None and not client.left and runner.witness.held_move(sha256(ack)) is None
+
+
+def test_a_relayed_move_refused_for_a_reason_only_its_author_could_dispute_is_only_settled(tmp_path: Path) -> None:
+    """A lying seat can make the host refuse a valid move of its own with move-equivocation or stale-counter (an
+    earlier refused move with that counter): for a relayer that Reject is the host's word against the author's, a
+    claim it cannot judge, so it settles the move and goes on (it must not stop a game for a liar)."""
+    g = game(3, 5)
+    author = 2
+    k = g.first_move_by(author, 40)
+    runner, _, client = seat_at(g, tmp_path, k)
+    runner.on_direct(author, g.moves[k])
+    move = g.signed[k]
+    claim = sign_reject(g.table.identities[g.host], g.table.genesis.hash, author, move.counter, move.hash,
+                        "move-equivocation", k, sha256(g.table.entries[k - 1]))
+    runner.on_relay_reject(claim)
+    assert runner.accusation is None and not client.left
+    assert runner.witness is not None and runner.witness.held_move(move.hash) is None
