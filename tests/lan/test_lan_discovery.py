@@ -13,36 +13,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from p2pdurak.net.nearby import NO_MULTICAST_ENV
 from tests.lan.bad_announcer import BAD
-from tests.lan.netns import Lan, private_lan, skip_reason
+from tests.lan.netns import Lan
 from tests.web.browser import needs_chromium
 
 PY = [sys.executable, "-m", "p2pdurak"]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def lan3() -> Iterator[Lan]:
-    reason = skip_reason()
-    if reason is not None:
-        pytest.skip(reason)
-    with private_lan(3) as lan:
-        yield lan
-
-
-@pytest.fixture
-def lan2() -> Iterator[Lan]:
-    reason = skip_reason()
-    if reason is not None:
-        pytest.skip(reason)
-    with private_lan(2) as lan:
-        yield lan
 
 
 def _env() -> dict[str, str]:

@@ -8,23 +8,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 
-import pytest
-
-from tests.lan.netns import Lan, private_lan, skip_reason
+from tests.lan.netns import Lan
 from tests.lan.test_lan_discovery import ROOT, _env, _start, _stop, _wait_line
 
 GHOSTS = 300
 
-
-@pytest.fixture
-def lan3() -> Iterator[Lan]:
-    reason = skip_reason()
-    if reason is not None:
-        pytest.skip(reason)
-    with private_lan(3) as lan:
-        yield lan
 
 
 def test_lan_lies_and_a_flood_of_names_list_only_the_real_table(lan3: Lan, tmp_path: object) -> None:

@@ -8,23 +8,11 @@ import json
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.lan.netns import Lan, private_lan, skip_reason
+from tests.lan.netns import Lan
 from tests.lan.test_lan_discovery import PY, ROOT, _env, _start, _stop, _wait_line
-
-
-@pytest.fixture
-def lan2() -> Iterator[Lan]:
-    reason = skip_reason()
-    if reason is not None:
-        pytest.skip(reason)
-    with private_lan(2) as lan:
-        yield lan
 
 
 def _heard(lan: Lan, tmp_path: Path, *flags: str) -> dict[str, Any]:

@@ -7,12 +7,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
-
-import pytest
 
 from p2pdurak.net.upnp_worker import router_locations
-from tests.lan.netns import Lan, private_lan, skip_reason
+from tests.lan.netns import Lan
 from tests.lan.test_lan_discovery import ROOT, _env, _wait_line
 
 SPY_PORT = 8631
@@ -36,14 +33,6 @@ def test_lan_upnp_only_routers_describing_themselves() -> None:
     ]
     assert router_locations(answers) == ["http://192.168.1.1:5000/rootDesc.xml"]
 
-
-@pytest.fixture
-def lan2() -> Iterator[Lan]:
-    reason = skip_reason()
-    if reason is not None:
-        pytest.skip(reason)
-    with private_lan(2) as lan:
-        yield lan
 
 
 def test_lan_upnp_a_liar_cannot_send_the_host_to_its_own_loopback(lan2: Lan) -> None:
