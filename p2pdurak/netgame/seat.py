@@ -15,8 +15,10 @@ from p2pdurak.crypto.identity import Identity
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, LocalError, PeerFault, RuleError
 from p2pdurak.log import (
+    SignedMove,
     VerifiedEntry,
     VerifiedGenesis,
+    VerifiedReject,
     authenticate_move,
     check_genesis_data,
     sha256,
@@ -106,7 +108,8 @@ class SeatRunner:
         # R-GAME-21: how long the game may wait on the host itself before we stop (above the host's own time-out)
         self.host_timeout = move_timeout + HOST_GRACE if host_timeout is None else host_timeout
         self._host_waited_since: float | None = None  # when the game began waiting on the host (None: it does not)
-        self._doubted: list[tuple[bytes, bytes]] = []  # (our move, the host's Reject of it) not yet judged
+        # (a move of ours, or one we relayed, and the host's Reject of it) not yet judged (R-GAME-22)
+        self._doubted: list[tuple[SignedMove, VerifiedReject]] = []
         self.judgement: str = ""  # why we stopped with a false-reject or silent-host record (for the user)
         self._quiet_since: float | None = None  # our clock at the last entry that was not a silent-seat abort
         self._declined: set[int] = set()  # seqs of the claims we will not sign (we hold a move of the accused)
@@ -213,8 +216,7 @@ class SeatRunner:
         if held is not None and self.seat is not None and self.seat != self.peer.genesis.host and self._watching():
             # A move we held from the mesh and relayed: the host may answer only its relayers, never its author, so
             # we judge the Reject as its author would (R-GAME-15, R-GAME-22); an honest one only settles it.
-            self._doubted.append((held, reject))
-            self._judge_reject()
+            self._doubt(held, refused)
 
     def on_tick(self, now: float, connected: bool) -> None:
         self._now = now
@@ -298,6 +300,17 @@ class SeatRunner:
         if self.client is not None:
             self.client.leave()
 
+    def _doubt(self, move: bytes, refused: VerifiedReject) -> None:
+        """Judge the host's Reject of `move` (R-GAME-22). A move whose signature fails (a forgery heard over the
+        mesh) was nobody's move: the Reject only settles it."""
+        assert self.peer is not None
+        try:
+            signed = authenticate_move(self.peer.genesis, move)
+        except PeerFault:
+            return
+        self._doubted.append((signed, refused))
+        self._judge_reject()
+
     def _judge_reject(self) -> None:
         """R-GAME-22: check the host's Reject of our move at the chain length it names (once our chain is that
         long): a move that passes the host's own check there was refused falsely, and the signed Reject proves it."""
@@ -306,13 +319,11 @@ class SeatRunner:
             return
         genesis = peer.genesis
         for doubted in list(self._doubted):
-            move, reject = doubted
-            judged = judge_reject(genesis, self.entries, authenticate_move(genesis, move),
-                                  verify_reject(genesis, reject), over=peer.over, peer=peer)
+            signed, refused = doubted
+            judged = judge_reject(genesis, self.entries, signed, refused, over=peer.over, peer=peer)
             if judged is None:
                 continue  # the Reject names entries we have not received yet: judge when they are in
             self._doubted.remove(doubted)
-            signed = authenticate_move(genesis, move)
             if not judged.false or (signed.author != self.seat and not judged.proven):
                 continue  # honest; or another seat's move refused for a reason only its author could dispute
             assert self.seat is not None
@@ -320,7 +331,7 @@ class SeatRunner:
             counter = signed.counter
             whose = "our move" if signed.author == self.seat else f"seat {signed.author}'s move"
             accusation = make_accusation(self.identity, genesis, self.seat, genesis.host, FALSE_REJECT,
-                                         len(self.entries), rejected_move_evidence(move, reject))
+                                         len(self.entries), rejected_move_evidence(signed.encoded, refused.encoded))
             proof = "proven" if judged.proven else "an accusation, not a proof"
             self._stop(accusation, f"false-reject (seat {genesis.host}), {proof}: {whose} {counter}: "
                        f"{judged.message}", FALSE_REJECT, genesis.host, counter)
@@ -335,7 +346,8 @@ class SeatRunner:
         except PeerFault as exc:
             self.errors.append(f"bad reject: {exc.reason}")
             return
-        refused = verify_reject(self.peer.genesis, reject).move_hash
+        verified = verify_reject(self.peer.genesis, reject)
+        refused = verified.move_hash
         other = None if had is not None and sha256(had) == refused else self._own_unanswered(refused)
         if other is not None:
             # Another move of ours that the host has neither logged nor refused yet: our Ack, when our keys went
@@ -343,8 +355,7 @@ class SeatRunner:
             # as any other (R-GAME-22); an honest one leaves us free to make the move again.
             assert self.witness is not None
             self.witness.on_refused(refused)
-            self._doubted.append((other, reject))
-            self._judge_reject()
+            self._doubt(other, verified)
             if self.accusation is None and self.peer.pending is None:
                 self.step()
             return
@@ -352,9 +363,8 @@ class SeatRunner:
             self.witness.on_refused(sha256(had))  # the reject was for that move (not a repeat for an older one)
         if had is None or self.peer.pending is not None:
             return  # a repeated reject of a move already dropped (a resend after a reconnect)
-        if self.seat != self.peer.genesis.host and verify_reject(self.peer.genesis, reject).move_hash == sha256(had):
-            self._doubted.append((had, reject))  # was our move valid where the host says it judged it? (R-GAME-22)
-            self._judge_reject()
+        if self.seat != self.peer.genesis.host and refused == sha256(had):
+            self._doubt(had, verified)  # was our move valid where the host says it judged it? (R-GAME-22)
             if self.accusation is not None:
                 return
         for ev in events:

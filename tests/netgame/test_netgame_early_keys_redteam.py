@@ -227,3 +227,23 @@ def test_a_relayed_move_refused_for_a_reason_only_its_author_could_dispute_is_on
     runner.on_relay_reject(claim)
     assert runner.accusation is None and not client.left
     assert runner.witness is not None and runner.witness.held_move(move.hash) is None
+
+
+def test_a_reject_of_a_forged_move_heard_over_the_mesh_only_settles_it(tmp_path: Path) -> None:
+    """A colluding seat sends us a move under another seat's name with a bad signature, and the host answers our
+    relay of it with a Reject: the forgery was nobody's move, so the Reject settles it; it is never judged, and
+    nothing raises (on that Reject or on any later entry)."""
+    g = game(3, 5)
+    author = 2
+    k = g.first_move_by(author, 40)
+    runner, _, client = seat_at(g, tmp_path, k)
+    real = g.moves[k]
+    forged = real[:-1] + bytes([real[-1] ^ 1])  # the signature's last byte flipped: decodes, does not verify
+    runner.on_direct(author, forged)
+    assert runner.witness is not None and runner.witness.held_move(sha256(forged)) == forged
+    move = g.signed[k]
+    reject = sign_reject(g.table.identities[g.host], g.table.genesis.hash, author, move.counter, sha256(forged),
+                         "not-your-turn", k, sha256(g.table.entries[k - 1]))
+    runner.on_relay_reject(reject)
+    assert runner.accusation is None and not client.left
+    assert runner.witness.held_move(sha256(forged)) is None and not runner._doubted
