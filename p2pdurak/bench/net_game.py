@@ -32,7 +32,8 @@ def _spec(seed: int) -> TableSpec:
                      players=bot_player)
 
 
-def _checked(outcome: TableOutcome) -> TableOutcome:
+def checked(outcome: TableOutcome) -> TableOutcome:
+    """The outcome of a benchmark game, which must have ended by the rules with no error (else bench-failed)."""
     if outcome.how != "result" or outcome.errors:
         raise LocalError("bench-failed", f"the benchmark game did not end normally: {outcome.how} {outcome.errors}")
     return outcome
@@ -45,11 +46,11 @@ def run() -> dict[str, float | int]:
     with tempfile.TemporaryDirectory(prefix="p2pdurak-bench-") as tmp:
         for seed in range(1, RUNS + 1):
             cpu = time.process_time()
-            outcome = _checked(trio.run(play_in_process, _spec(seed), Path(tmp) / f"in-{seed}"))
+            outcome = checked(trio.run(play_in_process, _spec(seed), Path(tmp) / f"in-{seed}"))
             cpus.append(time.process_time() - cpu)
             walls.append(outcome.wall_s)
             entries.append(outcome.entries)
-        procs = _checked(trio.run(play_with_processes, _spec(1), Path(tmp) / "procs"))
+        procs = checked(trio.run(play_with_processes, _spec(1), Path(tmp) / "procs"))
     return {
         "game_6bots_tcp_wall_s": round(statistics.median(walls), 3),
         "game_6bots_tcp_cpu_s": round(statistics.median(cpus), 3),

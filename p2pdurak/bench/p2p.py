@@ -19,8 +19,8 @@ from pathlib import Path
 
 import trio
 
+from p2pdurak.bench.net_game import checked
 from p2pdurak.bots.players import bot_player
-from p2pdurak.errors import LocalError
 from p2pdurak.netgame.table import TableOutcome, TableSpec, play_in_process
 from p2pdurak.rules import Options
 
@@ -33,12 +33,6 @@ def _spec(seed: int) -> TableSpec:
                      players=bot_player)
 
 
-def _checked(outcome: TableOutcome) -> TableOutcome:
-    if outcome.how != "result" or outcome.errors:
-        raise LocalError("bench-failed", f"the benchmark game did not end normally: {outcome.how} {outcome.errors}")
-    return outcome
-
-
 def run() -> dict[str, float | int]:
     figures: dict[str, float | int] = {}
     with tempfile.TemporaryDirectory(prefix="p2pdurak-bench-p2p-") as tmp:
@@ -46,7 +40,7 @@ def run() -> dict[str, float | int]:
             joins, entries, cpus = [], [], []
             for seed in range(1, RUNS + 1):
                 cpu = time.process_time()
-                outcome = _checked(trio.run(_play, seed, Path(tmp) / f"{name}-{seed}", transport))
+                outcome = checked(trio.run(_play, seed, Path(tmp) / f"{name}-{seed}", transport))
                 cpus.append(time.process_time() - cpu)
                 joins.append(outcome.join_s)
                 entries.append(1000 * outcome.game_s / max(1, outcome.entries))

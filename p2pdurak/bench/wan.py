@@ -25,6 +25,7 @@ from pathlib import Path
 import trio
 
 from p2pdurak.bench.delay_proxy import DelayedRoutes
+from p2pdurak.bench.net_game import checked
 from p2pdurak.bots.players import bot_player
 from p2pdurak.errors import LocalError
 from p2pdurak.log import read_transcript, verify_transcript
@@ -57,9 +58,7 @@ async def _play(spec: TableSpec, profile: Path, delay: float) -> TableOutcome:
         routes = DelayedRoutes(nursery, delay)
         outcome = await play_in_process(spec, profile, detour=routes)
         nursery.cancel_scope.cancel()
-    if outcome.how != "result" or outcome.errors:
-        raise LocalError("bench-failed", f"the benchmark game did not end normally: {outcome.how} {outcome.errors}")
-    return outcome
+    return checked(outcome)
 
 
 def _bodies(outcome: TableOutcome) -> list[tuple[int, object]]:
