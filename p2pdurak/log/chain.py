@@ -33,7 +33,7 @@ class VerifiedEntry:
     hash: bytes
 
 
-MAX_AUTHENTIC = 64  # moves kept by know_authentic (a seat has one or two unlogged moves; a few direct Acks)
+MAX_AUTHENTIC = 64  # moves kept by know_authentic (a few direct Acks and locks heard over the mesh)
 
 
 class ChainFollower:
@@ -46,7 +46,7 @@ class ChainFollower:
         self._last_counter: list[int] = [0] * genesis.seats
         self._by_counter: dict[tuple[int, int], SignedMove] = {}
         self._by_move_hash: dict[bytes, VerifiedEntry] = {}
-        self._authentic: dict[bytes, SignedMove] = {}  # move bytes whose signature this process made or checked
+        self._authentic: dict[bytes, SignedMove] = {}  # move bytes whose signature this peer checked already
 
     # -- what the peer reads -------------------------------------------------------------------------------------
 
@@ -130,8 +130,8 @@ class ChainFollower:
         return entry
 
     def know_authentic(self, move: SignedMove) -> None:
-        """A move whose author signature this process has made or checked already (our own move; an Ack sent to us
-        directly): when an entry carries exactly these bytes, the signature is not checked a second time."""
+        """A move whose author signature this peer has checked already (an Ack or a lock sent to us directly): when
+        an entry carries exactly these bytes, the signature is not checked a second time."""
         if len(self._authentic) < MAX_AUTHENTIC:
             self._authentic[move.encoded] = move
 

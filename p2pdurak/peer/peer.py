@@ -312,8 +312,7 @@ class Peer:
         if self.faulted is not None or self.over:
             raise LocalError("game-over", "the game is over")
         self.counter += 1
-        body_bytes, seen = encode(body), self.chain.head
-        data = sign_move(self.identity, self.genesis.hash, self.seat, self.counter, seen, body_bytes)
+        data = sign_move(self.identity, self.genesis.hash, self.seat, self.counter, self.chain.head, encode(body))
         self.pending = data
         self.pending_counter = self.counter
         return data
