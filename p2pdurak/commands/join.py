@@ -69,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.netgame.seat import PrintingListener, SeatRunner
     from p2pdurak.netgame.session import NetSession, play_seat
     from p2pdurak.randomness import SeededRng, system_rng
-    from p2pdurak.ui.nearby import ask_link_at_prompt
     from p2pdurak.ui.netfront import TerminalFrontEnd, ui_available
 
     link = " ".join(args.link) if args.link else None
@@ -127,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
         from p2pdurak.ui.terminal import ConsoleTerminal
 
         if client is None:
+            from p2pdurak.ui.nearby import ask_link_at_prompt  # (zeroconf is loaded only to look for tables)
+
             client = connect(ask_link_at_prompt())  # the tables found on this network, or a pasted link
         terminal = ConsoleTerminal()
         front = TerminalFrontEnd(terminal)  # the terminal is the front end (netgame picks none itself)
@@ -143,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
             ending = run_trio(play, client)
     else:
         if client is None:  # a computer player picks from the list on stdin too (the tests drive it so)
+            from p2pdurak.ui.nearby import ask_link_at_prompt
+
             client = connect(ask_link_at_prompt(say=functools.partial(print, flush=True)))
         ending = run_trio(run_seat, client, runner).ending
     if runner.genesis_bytes is None:
@@ -172,10 +175,13 @@ def _join_in_browser(args: argparse.Namespace, ui: str, join: Client | Callable[
     from p2pdurak.net.nearby import multicast_allowed
     from p2pdurak.netgame.cli_support import run_trio
     from p2pdurak.web.front import seat_in_browser
-    from p2pdurak.web.lan import lan_finder
 
-    main = functools.partial(seat_in_browser, join, runner, session, open_browser=ui == "browser",
-                             nearby=lan_finder if multicast_allowed() else None,
+    nearby = None
+    if callable(join) and multicast_allowed():  # no link yet: the page lists the tables found on this network
+        from p2pdurak.web.lan import lan_finder  # (zeroconf is loaded only to look for tables)
+
+        nearby = lan_finder
+    main = functools.partial(seat_in_browser, join, runner, session, open_browser=ui == "browser", nearby=nearby,
                              require_proofs=not args.no_shuffle_proofs, move_timeout=args.move_timeout)
     ending: Ending | None = run_trio(main)
     return ending
