@@ -140,17 +140,8 @@ class ChainFollower:
         it signed the entry itself and checked the author's signature on the move, so those two signatures are not
         checked again here; every check of the chain itself is (seq, link, counter, seen)."""
         host = self.genesis.host
-        length = len(self._entries)
-        if entry.seq < length:
-            held = self._entries[entry.seq].encoded
-            if held == entry.encoded:
-                return None
-            raise LogFault("equivocation", f"two host-signed entries with seq {entry.seq}", seat=host,
-                           evidence=(held, entry.encoded))
-        if entry.seq != length:
-            raise LogFault("wrong-seq", f"entry {entry.seq} where {length} was due", seat=host)
-        if entry.prev != self.head:
-            raise LogFault("wrong-prev", f"entry {entry.seq} does not link to the head", seat=host)
+        if self._held_already(entry.seq, entry.prev, entry.encoded):
+            return None
         pending = self._check_against_chain(entry.move, blame=host)
         if pending.seen_length != entry.seen_length:
             raise LogFault("unknown-seen", "the entry's move saw another entry on this chain", seat=host)
@@ -186,21 +177,29 @@ class ChainFollower:
     def _check_entry(self, entry_bytes: bytes) -> VerifiedEntry | None:
         host = self.genesis.host
         seq, data = self._host_signed(entry_bytes, host)
+        if self._held_already(seq, data.prev, entry_bytes):
+            return None
+        move = self._authentic.pop(data.move, None) or authenticate_move(self.genesis, data.move, blame=host)
+        pending = self._check_against_chain(move, blame=host)
+        return VerifiedEntry(seq, data.prev, move, pending.seen_length, entry_bytes, sha256(entry_bytes))
+
+    def _held_already(self, seq: int, prev: bytes, entry_bytes: bytes) -> bool:
+        """The entry's place on the chain: True if we hold these very bytes at seq already; raises equivocation
+        (other bytes at a seq we hold), wrong-seq (a gap) or wrong-prev (not linked to our head)."""
+        host = self.genesis.host
         length = len(self._entries)
         if seq < length:
             held = self._entries[seq].encoded
             if held == entry_bytes:
-                return None
+                return True
             raise LogFault(
                 "equivocation", f"two host-signed entries with seq {seq}", seat=host, evidence=(held, entry_bytes)
             )
         if seq != length:
             raise LogFault("wrong-seq", f"entry {seq} where {length} was due", seat=host)
-        if data.prev != self.head:
+        if prev != self.head:
             raise LogFault("wrong-prev", f"entry {seq} does not link to the head", seat=host)
-        move = self._authentic.pop(data.move, None) or authenticate_move(self.genesis, data.move, blame=host)
-        pending = self._check_against_chain(move, blame=host)
-        return VerifiedEntry(seq, data.prev, move, pending.seen_length, entry_bytes, sha256(entry_bytes))
+        return False
 
     def _append(self, entry: VerifiedEntry) -> None:
         self._entries.append(entry)
