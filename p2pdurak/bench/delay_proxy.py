@@ -68,17 +68,17 @@ async def _pipe(source: trio.SocketStream, sink: trio.SocketStream, delay: float
                 await trio.sleep_until(due)
                 if data == _EOF:
                     break
-                await sink.send_all(data)
+                try:
+                    await sink.send_all(data)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    await source.aclose()  # the reader sees the close and ends; the caller closes both
+                    return
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
             await sink.send_eof()
 
-    try:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(read)
-            nursery.start_soon(write)
-    except (trio.BrokenResourceError, trio.ClosedResourceError):
-        await source.aclose()
-        await sink.aclose()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(read)
+        nursery.start_soon(write)
 
 
 @dataclass

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
+import struct
 import time
 
 import pytest
@@ -155,3 +157,41 @@ async def test_every_joined_seats_link_goes_through_a_proxy(tmp_path: object) ->
     # the host's port (three joined seats) and the mesh listeners of seats 1 and 2 (the higher seats dial them)
     assert len(routes.proxies) == 3
     assert sorted(p.connections for p in routes.proxies.values()) == [1, 2, 3]
+
+
+async def test_proxy_survives_a_target_that_resets_while_bytes_are_due() -> None:
+    """A write to a target that reset its end closes that one forwarding; the proxy goes on serving others."""
+    calls: list[int] = []
+
+    async def reset_then_echo(stream: trio.SocketStream) -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            await stream.aclose()  # an RST: the proxy's next write to it breaks
+            return
+        async with stream:
+            while data := await stream.receive_some(65536):
+                await stream.send_all(data)
+
+    async with trio.open_nursery() as nursery:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        nursery.start_soon(trio.serve_listeners, reset_then_echo, listeners)
+        target = listeners[0].socket.getsockname()[1]
+        port = await nursery.start(DelayProxy("127.0.0.1", target, 0.01).serve)
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        with trio.fail_after(10):
+            try:
+                for _ in range(64):
+                    await stream.send_all(b"x" * 65536)
+                    await trio.sleep(0.005)
+                while await stream.receive_some(65536):
+                    pass
+            except trio.BrokenResourceError:
+                pass
+        await stream.aclose()
+        second = await trio.open_tcp_stream("127.0.0.1", port)
+        async with second:
+            await second.send_all(b"still here")
+            with trio.fail_after(5):
+                assert await _read_all(second, 10) == b"still here"
+        nursery.cancel_scope.cancel()
