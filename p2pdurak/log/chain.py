@@ -131,9 +131,13 @@ class ChainFollower:
 
     def know_authentic(self, move: SignedMove) -> None:
         """A move whose author signature this peer has checked already (an Ack or a lock sent to us directly): when
-        an entry carries exactly these bytes, the signature is not checked a second time."""
-        if len(self._authentic) < MAX_AUTHENTIC:
-            self._authentic[move.encoded] = move
+        an entry carries exactly these bytes, the signature is not checked a second time. Moves that never reach
+        the log (a host refused them) would fill the memory for good: the oldest one makes room."""
+        if move.encoded in self._authentic:
+            return
+        if len(self._authentic) >= MAX_AUTHENTIC:
+            del self._authentic[next(iter(self._authentic))]
+        self._authentic[move.encoded] = move
 
     def accept_built(self, entry: VerifiedEntry) -> VerifiedEntry | None:
         """Append an entry that the sequencer of this same process built a moment ago (the host seat's own chain):

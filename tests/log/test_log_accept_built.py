@@ -8,6 +8,8 @@ from dataclasses import replace
 import pytest
 
 from p2pdurak.log import Appended, ChainFollower, LogFault
+from p2pdurak.log.genesis import VerifiedGenesis
+from p2pdurak.log.moves import SignedMove
 from p2pdurak.peer.harness import MemoryTable
 from p2pdurak.rules import Options
 
@@ -47,3 +49,28 @@ def test_a_built_entry_still_passes_the_chains_own_checks() -> None:
         follower.accept_built(replace(built[0].entry, seq=1, prev=follower.head))
     assert replayed.value.reason == "duplicate-move"
     assert follower.length == 1
+
+
+def test_moves_never_logged_do_not_crowd_out_the_checked_move_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """know_authentic keeps the newest moves: a run of refused moves (never logged) must not stop it saving work."""
+    from p2pdurak.log import chain as chain_module
+    from p2pdurak.log import moves as moves_module
+
+    table, built = _two_entries()
+    follower = ChainFollower(table.genesis)
+    first = built[0].entry.move
+    for i in range(chain_module.MAX_AUTHENTIC + 5):  # moves a host refused: their entries never come
+        follower.know_authentic(replace(first, encoded=b"refused" + i.to_bytes(4, "big")))
+    follower.know_authentic(first)
+    checked: list[bytes] = []
+    real = moves_module.authenticate_move
+
+    def counting(genesis: VerifiedGenesis, data: bytes, *, blame: int | None = None) -> SignedMove:
+        checked.append(data)
+        return real(genesis, data, blame=blame)
+
+    monkeypatch.setattr(chain_module, "authenticate_move", counting)
+    follower.accept(built[0].entry_bytes)
+    assert checked == []  # its signature was checked when it was heard, not again
+    follower.accept(built[1].entry_bytes)
+    assert len(checked) == 1  # a move not heard before is checked
