@@ -190,6 +190,23 @@ def _check_multiaddr(text: str) -> str:
     return text
 
 
+def direct_tcp_address(text: str) -> tuple[str, int] | None:
+    """(IPv4, port) of a multiaddr that is exactly `/ip4/ADDRESS/tcp/PORT`; None for any other (a relay circuit,
+    a name, IPv6, UDP, a trailing protocol): only such an address says which machine a dial reaches."""
+    parts = text.split("/")
+    if len(parts) != 5 or parts[0] or parts[1] != "ip4" or parts[3] != "tcp":
+        return None
+    try:
+        ip = ipaddress.IPv4Address(parts[2])
+    except ValueError:
+        return None
+    port = parts[4]
+    if str(ip) != parts[2] or not port.isascii() or not port.isdigit() or len(port) > 5 \
+            or not 1 <= int(port) <= 65535 or str(int(port)) != port:
+        return None
+    return parts[2], int(port)
+
+
 def format_p2p_link(peer_id: str, multiaddrs: tuple[str, ...], game_id: bytes, fingerprint: str) -> str:
     if len(game_id) != GAME_ID_BYTES:
         raise LocalError("bad-invite", "the game id must be 16 bytes")

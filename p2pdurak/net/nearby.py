@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from p2pdurak import PROTOCOL_VERSION
 from p2pdurak.errors import DurakError
-from p2pdurak.net.links import Invite, InviteError, parse_invite
+from p2pdurak.net.links import Invite, InviteError, direct_tcp_address, parse_invite
 from p2pdurak.rules import Options
 
 SERVICE_TYPE = "_p2pdurak._tcp.local."
@@ -62,6 +62,11 @@ class TableAd:
     def invite(self) -> Invite:
         return parse_invite(self.link)
 
+    @property
+    def address(self) -> str:
+        """Where its link leads, as HOST:PORT (a libp2p table: its first direct address)."""
+        return link_address(self.invite)
+
     def to_txt(self) -> dict[bytes, bytes]:
         return {
             b"v": str(self.version).encode(),
@@ -72,6 +77,14 @@ class TableAd:
             b"o": self.options.encode(),
             b"l": self.link.encode(),
         }
+
+
+def link_address(invite: Invite) -> str:
+    """HOST:PORT of a durak:// link, or of a durak+p2p:// link's first direct /ip4/ADDRESS/tcp/PORT ("" if none)."""
+    if not invite.is_p2p:
+        return f"[{invite.host}]:{invite.port}" if ":" in invite.host else f"{invite.host}:{invite.port}"
+    endpoint = next(filter(None, map(direct_tcp_address, invite.multiaddrs)), None)
+    return f"{endpoint[0]}:{endpoint[1]}" if endpoint is not None else ""
 
 
 def options_text(options: Options, *, shuffle_proofs: bool = True) -> str:
@@ -154,25 +167,40 @@ def parse_txt(props: Mapping[bytes, bytes | None]) -> TableAd:
         raise AdError("bad-link", exc.message) from exc
     if invite.is_short or invite.game_id is None:
         raise AdError("bad-link", "an announcement carries the full invite link")
-    if invite.is_p2p:
-        raise AdError("bad-link", "an announcement on the local network carries a durak:// link")
     return TableAd(name, taken, seats, playing == "1", options, link, version)
+
+
+def link_endpoints(invite: Invite) -> tuple[tuple[str, int], ...]:
+    """The (host, port) pairs an announced link dials: a durak:// link's own; a durak+p2p:// link's direct
+    `/ip4/ADDRESS/tcp/PORT` multiaddrs, every one of them (AdError for any other: a relay circuit leads to the relay,
+    a third machine, and a name or another protocol says nothing checkable about where it leads)."""
+    if not invite.is_p2p:
+        return ((invite.host, invite.port),)
+    endpoints = []
+    for text in invite.multiaddrs:
+        endpoint = direct_tcp_address(text)
+        if endpoint is None:
+            raise AdError("bad-address", f"{text} is not a direct /ip4/ADDRESS/tcp/PORT address of the announcer")
+        endpoints.append(endpoint)
+    return tuple(endpoints)
 
 
 def check_announcer(ad: TableAd, addresses: Iterable[str], port: int,
                     networks: Iterable[ipaddress.IPv4Network]) -> TableAd:
-    """`ad` if its link leads to the machine the announcement names (its A records and SRV port) on a network this
-    machine is attached to; AdError otherwise. Without this, anyone on the LAN could point joiners' connections at
-    a third machine, at a port of the joiner's own (127.0.0.1) or anywhere on the Internet."""
-    invite = ad.invite
-    try:
-        host = ipaddress.IPv4Address(invite.host)
-    except ValueError:
-        raise AdError("bad-address", "the link's host is not an IPv4 address") from None
-    if host.is_loopback or host.is_unspecified or host.is_multicast or host.is_reserved:
-        raise AdError("bad-address", f"the link's address {host} is not a machine on the network")
-    if invite.host not in set(addresses) or invite.port != port:
-        raise AdError("not-the-announcer", "the link does not lead to the announced address and port")
-    if not any(host in network for network in networks):
-        raise AdError("not-on-this-network", f"{host} is not on a network this machine is attached to")
+    """`ad` if every address its link dials is the machine the announcement names (its A records and SRV port) on
+    a network this machine is attached to; AdError otherwise. Without this, anyone on the LAN could point joiners'
+    connections at a third machine (a relay included), at a port of the joiner's own (127.0.0.1) or anywhere on the
+    Internet."""
+    announced, networks = set(addresses), tuple(networks)
+    for text, link_port in link_endpoints(ad.invite):
+        try:
+            host = ipaddress.IPv4Address(text)
+        except ValueError:
+            raise AdError("bad-address", "the link's host is not an IPv4 address") from None
+        if host.is_loopback or host.is_unspecified or host.is_multicast or host.is_reserved:
+            raise AdError("bad-address", f"the link's address {host} is not a machine on the network")
+        if text not in announced or link_port != port:
+            raise AdError("not-the-announcer", "the link does not lead to the announced address and port")
+        if not any(host in network for network in networks):
+            raise AdError("not-on-this-network", f"{host} is not on a network this machine is attached to")
     return ad

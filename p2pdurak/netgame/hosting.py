@@ -15,7 +15,7 @@ from p2pdurak.errors import DurakError, LocalError
 from p2pdurak.net.api import Ending, NetEvent
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
-from p2pdurak.net.links import format_short
+from p2pdurak.net.links import direct_tcp_address, format_short
 from p2pdurak.net.mdns import Announcer, LanUnavailable
 from p2pdurak.net.nearby import AdError, TableAd, multicast_allowed, options_text, parse_txt
 from p2pdurak.net.portmap import PortMapper
@@ -244,20 +244,44 @@ class HostCommand:
         name = args.name or "Host"
         return TableAd(name, taken, args.seats, server.phase != "lobby", options, link)
 
+    def _node_port(self, address: str) -> int | None:
+        """The TCP port of the libp2p node's direct address at `address` (None: no such address)."""
+        assert self.node is not None
+        for text in self.node.addrs(address):
+            found = direct_tcp_address(text)
+            if found is not None and found[0] == address:
+                return found[1]
+        return None
+
+    def _lan_link(self, side: HostSide, address: str) -> tuple[str, int] | None:
+        """The link a joiner on the LAN dials, and the TCP port behind it: the plain TCP link, or a libp2p link
+        with the node's direct address only (a relay circuit leads to a third machine: joiners refuse it, R-NET-82).
+        None: the libp2p node does not listen on `address`."""
+        if self.node is None:
+            return side.server.invite(address, side.port).link(), side.port
+        port = self._node_port(address)
+        if port is None:
+            return None
+        return side.server.p2p_invite([f"/ip4/{address}/tcp/{port}"]).link(), port
+
     async def _announce_on_lan(self, side: HostSide, address: str) -> None:
         """The table on the LAN by mDNS (unless --no-announce), its seats kept current until the table closes."""
-        if self.args.no_announce or not multicast_allowed() or self.node is not None:
-            return  # (a libp2p table is not announced: its link is not the TCP one a nearby joiner dials)
+        if self.args.no_announce or not multicast_allowed():
+            return
         if not _lan_ipv4(address):
             self.say(f"not announced on the local network: {address} is not a LAN address (IPv4)")
             return
-        link = side.server.invite(address, side.port).link()
+        lan = self._lan_link(side, address)
+        if lan is None:
+            self.say(f"not announced on the local network: the libp2p node does not listen on {address}")
+            return
+        link, port = lan
         try:
             ad = parse_txt(self._table_ad(side, link).to_txt())  # what a joiner would refuse, we do not announce
         except AdError as exc:  # our own name breaks a rule of the announcement: say so, host unlisted
             self.say(f"not announced on the local network: {exc.message}")
             return
-        announcer = Announcer(ad, side.server.game_id, address, side.port)
+        announcer = Announcer(ad, side.server.game_id, address, port)
         try:
             await announcer.start()
             self.say("announced on the local network (p2pdurak join with no link lists it)")
@@ -271,17 +295,27 @@ class HostCommand:
                 await announcer.aclose()
 
     async def _map_port(self, side: HostSide, address: str) -> None:
-        """UPnP (unless --no-upnp): a second invite, with the router's outside address, for friends elsewhere."""
-        if self.args.no_upnp or not multicast_allowed() or not _lan_ipv4(address) or self.node is not None:
-            return  # (a libp2p table is reached through its relay instead)
-        mapper = PortMapper(side.port)
+        """UPnP (unless --no-upnp): a second invite, with the router's outside address, for friends elsewhere. Under
+        libp2p the node's TCP port is mapped, and the outside address comes first among the link's addresses."""
+        if self.args.no_upnp or not multicast_allowed() or not _lan_ipv4(address):
+            return
+        lan = self._lan_link(side, address)
+        if lan is None:
+            self.say(f"no UPnP port mapping: the libp2p node does not listen on {address}")
+            return
+        mapper = PortMapper(lan[1])
         try:
             attempt = await mapper.open()
             mapping = attempt.mapping
             if mapping is None:
-                self.say(f"no UPnP port mapping ({attempt.reason}): friends outside this network cannot reach us")
+                reach = "reach us" if self.node is None else "reach us except through a relay"
+                self.say(f"no UPnP port mapping ({attempt.reason}): friends outside this network cannot {reach}")
                 return
-            outside = side.server.invite(mapping.external_address, mapping.external_port).link()
+            if self.node is None:
+                outside = side.server.invite(mapping.external_address, mapping.external_port).link()
+            else:
+                direct = f"/ip4/{mapping.external_address}/tcp/{mapping.external_port}"
+                outside = side.server.p2p_invite([direct, *self.node.addrs(address)]).link()
             print(f"invite link from outside this network (UPnP): {outside}", flush=True)
             if mapping.behind_another_nat:
                 self.say(f"(the router's outside address {mapping.external_address} is not public: another NAT "

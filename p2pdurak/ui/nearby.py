@@ -23,8 +23,7 @@ Finder = Callable[[float, Say], tuple[FoundTable, ...]]
 
 def describe(ad: TableAd) -> str:
     """One line of the list: who hosts, where, how full, which game (the options in the announcement's words)."""
-    invite = ad.invite
-    where = f"[{invite.host}]:{invite.port}" if ":" in invite.host else f"{invite.host}:{invite.port}"
+    where = f"{ad.address} (libp2p)" if ad.invite.is_p2p else ad.address
     seats = _(S.NEARBY_PLAYING) if ad.playing else _(S.NEARBY_SEATS).format(taken=ad.taken, total=ad.seats,
                                                                              free=ad.free)
     return _(S.NEARBY_TABLE).format(host=ad.name, address=where, seats=seats, options=ad.options)

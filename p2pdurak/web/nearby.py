@@ -17,6 +17,7 @@ from typing import Any
 
 from p2pdurak.i18n import _
 from p2pdurak.net.links import InviteError, parse_invite
+from p2pdurak.net.nearby import link_address
 from p2pdurak.rules import Options
 from p2pdurak.web import texts as W
 from p2pdurak.web.options import option_words
@@ -65,12 +66,9 @@ def next_ready(rows: Sequence[NearbyRow], now: float) -> float | None:
 
 def _address(link: str) -> str:
     try:
-        invite = parse_invite(link)
+        return link_address(parse_invite(link))
     except InviteError:
         return ""
-    if invite.is_p2p:
-        return ""
-    return f"[{invite.host}]:{invite.port}" if ":" in invite.host else f"{invite.host}:{invite.port}"
 
 
 def nearby_json(rows: Sequence[NearbyRow], now: float) -> list[dict[str, Any]]:

@@ -28,7 +28,14 @@ from p2pdurak.ui.nearby import Finder, Read, Say, ask_link_at_prompt, describe
 LINK = "durak://192.168.1.20:4711/" + "0f" * 16 + "#" + "k3xq7bmape2d" * 2
 AD = TableAd("Anya", 1, 3, False, "36 transfer", LINK)
 _KEY = bytes(range(32))
-P2P_LINK = format_p2p_link(peer_id_of_key(_KEY), ("/ip4/198.51.100.7/tcp/4001",), b"\x0f" * 16, fingerprint(_KEY))
+
+
+def _p2p_link(*multiaddrs: str) -> str:
+    return format_p2p_link(peer_id_of_key(_KEY), multiaddrs, b"\x0f" * 16, fingerprint(_KEY))
+
+
+P2P_LINK = _p2p_link("/ip4/192.168.1.20/tcp/4711")
+P2P_AD = TableAd("Anya", 1, 2, False, "24", P2P_LINK)
 
 
 def test_lan_ad_round_trip() -> None:
@@ -66,7 +73,9 @@ def test_lan_ad_round_trip() -> None:
     (b"l", b"durak://192.168.1.20:4711 k3xq-7bma-pe2d", "bad-link"),
     (b"l", b"192.168.1.20:4711 k3xq-7bma-pe2d", "bad-link"),
     (b"l", b"http://example.com/", "bad-link"),
-    (b"l", P2P_LINK.encode(), "bad-link"),  # a libp2p link would have the joiner dial anything, relays included
+    (b"l", P2P_LINK.replace("#", "#b").encode(), "bad-link"),  # a peer id of another key than the fingerprint
+    (b"l", _p2p_link("/ip4/192.168.1.20/tcp/4711", "/ip4/192.168.1.20/tcp/4712",
+                     "/ip4/192.168.1.20/tcp/4713").encode(), "field-too-long"),  # room for about one address
     (b"l", None, "missing-field"),
 ])
 def test_lan_ad_refused(field: bytes, value: bytes | None, reason: str) -> None:
@@ -130,6 +139,56 @@ def test_lan_ad_link_must_lead_to_the_announcer(link_host: str, a_records: list[
 def test_lan_ad_link_at_the_announcer_is_listed() -> None:
     ad = _ad_at("192.168.1.20")
     assert check_announcer(ad, ["192.168.1.9", "192.168.1.20"], 4711, LAN) is ad
+
+
+def test_lan_p2p_ad_round_trip_and_listed() -> None:
+    """A libp2p table is announced with its node's direct address on the LAN (158 bytes of link: within `l`'s
+    200 with one address) and listed when that address is the announcer's."""
+    assert len(P2P_LINK) <= 160
+    assert parse_txt(P2P_AD.to_txt()) == P2P_AD
+    assert check_announcer(P2P_AD, ["192.168.1.20"], 4711, LAN) is P2P_AD
+    assert describe(P2P_AD) == "Anya at 192.168.1.20:4711 (libp2p): 1 of 2 seated, 1 free; 24"
+    assert P2P_AD.address == "192.168.1.20:4711"
+
+
+@pytest.mark.parametrize(("multiaddrs", "reason"), [
+    # a relay circuit leads to the relay, a third machine (and would have the joiner reserve a slot there)
+    (("/ip4/192.168.1.20/tcp/4711/p2p/" + peer_id_of_key(bytes(32)) + "/p2p-circuit",), "bad-address"),
+    (("/ip4/192.168.1.20/tcp/4711", "/ip4/192.168.1.30/tcp/4711"), "not-the-announcer"),  # every one is checked
+    (("/ip4/192.168.1.30/tcp/4711",), "not-the-announcer"),  # a third machine
+    (("/ip4/192.168.1.20/tcp/4712",), "not-the-announcer"),  # another port than the SRV record's
+    (("/ip4/127.0.0.1/tcp/4711",), "bad-address"),  # the joiner's own ports
+    (("/ip4/255.255.255.255/tcp/4711",), "bad-address"),
+    (("/ip4/198.51.100.7/tcp/4711",), "not-on-this-network"),
+    (("/dns4/anya.example/tcp/4711",), "bad-address"),  # a name says nothing checkable about where it leads
+    (("/ip6/fe80::1/tcp/4711",), "bad-address"),
+    (("/ip4/192.168.1.20/udp/4711/quic-v1",), "bad-address"),
+    (("/ip4/192.168.1.20/tcp/4711/ws",), "bad-address"),
+    (("/ip4/192.168.1.020/tcp/4711",), "bad-address"),  # not the address's one spelling
+    (("/ip4/192.168.1.20/tcp/04711",), "bad-address"),
+])
+def test_lan_p2p_ad_must_lead_to_the_announcer(multiaddrs: tuple[str, ...], reason: str) -> None:
+    ad = TableAd("Anya", 1, 2, False, "24", _p2p_link(*multiaddrs))
+    with pytest.raises(AdError) as info:
+        check_announcer(ad, ["192.168.1.20", "198.51.100.7"], 4711, LAN)
+    assert info.value.reason == reason
+
+
+def test_lan_pick_a_p2p_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(NO_MULTICAST_ENV, raising=False)
+    _, find = _finder((AD, P2P_AD))
+    said: list[str] = []
+    assert ask_link_at_prompt(_reader("2"), said.append, find) == P2P_LINK  # joined as if pasted: over libp2p
+    assert "2. " + describe(P2P_AD) in said
+
+
+def test_lan_p2p_table_on_the_join_page() -> None:
+    from p2pdurak.web.lan import nearby_tables
+    from p2pdurak.web.nearby import nearby_json, place_rows
+
+    rows = place_rows((), nearby_tables([FoundTable("t0", P2P_AD)]), 0.0)
+    (row,) = nearby_json(rows, 5.0)
+    assert row["link"] == P2P_LINK and row["address"] == "192.168.1.20:4711" and row["ready"]
 
 
 def _finder(*rounds: tuple[TableAd, ...]) -> tuple[list[float], Finder]:

@@ -177,6 +177,36 @@ def test_lan_join_without_a_link_lists_the_table_and_plays(lan3: Lan, tmp_path: 
         _stop(first, second, host, bad)
 
 
+def test_lan_join_without_a_link_finds_a_libp2p_table(lan2: Lan, tmp_path: Path) -> None:
+    """`host --transport libp2p` is announced too, with a durak+p2p:// link holding only its node's address on the
+    LAN; `join` with no link lists it and plays it over libp2p, directly."""
+    host = joiner = None
+    try:
+        host = _p2pdurak(lan2, 0, "host", "--transport", "libp2p", "--bot", "easy", "--deck", "24", "--name",
+                         "Anya", "--no-lobby-input", "--no-upnp", "--profile", str(tmp_path / "h"), "--out",
+                         str(tmp_path / "h.dlog"))
+        link = host.wait_for(r"invite link: (\S+)").group(1)
+        port = re.fullmatch(rf"durak\+p2p://\w+/\w+\?addr=/ip4/{lan2.addresses[0]}/tcp/(\d+)#\w+", link)
+        assert port is not None, link
+        host.wait_for("announced on the local network")
+        joiner = _p2pdurak(lan2, 1, "join", "--bot", "easy", "--profile", str(tmp_path / "j"), "--out",
+                           str(tmp_path / "j.dlog"), stdin=True)
+        listed = _listed_first(joiner)
+        assert listed == f"Anya at {lan2.addresses[0]}:{port.group(1)} (libp2p): 1 of 2 seated, 1 free; 24", listed
+        joiner.send("1")
+        joiner.wait_for(rf"^joining peer {link[len('durak+p2p://'):].split('/')[0]} as ")
+        assert joiner.finish(180) == 0, joiner.output
+        assert "result: the durak is" in joiner.output and "links: host direct" in joiner.output, joiner.output
+        assert "Traceback" not in joiner.output, joiner.output
+        assert host.finish(60) == 0, host.output
+        assert "[host] links: seat 1 direct" in host.output, host.output
+        verified = subprocess.run([*PY, "verify", str(tmp_path / "h.dlog")], capture_output=True, text=True,
+                                  timeout=120)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+    finally:
+        _stop(joiner, host)
+
+
 def test_lan_no_announce_hides_the_table(lan2: Lan, tmp_path: Path) -> None:
     host = joiner = None
     try:

@@ -1,5 +1,6 @@
 """A hostile machine on the LAN (inside network namespaces this test creates): announcements whose link leads
-elsewhere than the announcing machine (a third machine, the joiner's own 127.0.0.1, the Internet, broadcast), and
+elsewhere than the announcing machine (a third machine, the joiner's own 127.0.0.1, the Internet, broadcast; for a
+libp2p table also a relay circuit, a name, another protocol, a peer id of another key), and
 hundreds of names that never resolve, sent again every second. The joiner lists the real table only, and its
 browser closes at once when asked (it used to wait 1.5 s per queued name, minutes for a flood)."""
 
@@ -9,6 +10,8 @@ import json
 import subprocess
 import sys
 
+from p2pdurak.net.nearby import SERVICE_TYPE
+from tests.lan.hostile_announcer import p2p_lies
 from tests.lan.netns import Lan
 from tests.lan.test_lan_discovery import ROOT, _env, _start, _stop, _wait_line
 
@@ -38,6 +41,10 @@ def test_lan_lies_and_a_flood_of_names_list_only_the_real_table(lan3: Lan, tmp_p
         listed = dict(zip(found["names"], found["links"], strict=True))
         assert sorted(listed) == ["Anya", "third-machine-a"], found
         assert listed["Anya"] == link
+        # every lying libp2p table is skipped, for the reason its lie breaks (a relay circuit included)
+        for label, (_, _, reason) in p2p_lies(lan3.addresses[0], lan3.addresses[2]).items():
+            assert any(line.startswith(f"skipped 'lie-{label}.{SERVICE_TYPE}': {reason}: ")
+                       for line in found["skipped"]), (label, found["skipped"])
     finally:
         _stop(host, hostile)
 

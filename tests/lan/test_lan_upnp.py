@@ -72,3 +72,44 @@ def test_lan_upnp_maps_the_port_and_a_seat_outside_plays(router: HomeRouter, tmp
         if host.poll() is None:
             host.terminate()
             host.wait(10)
+
+
+def test_lan_upnp_maps_the_libp2p_port_and_a_seat_outside_plays(router: HomeRouter, tmp_path: Path) -> None:
+    """Under libp2p the node's TCP port is mapped: the second link carries the router's outside address first."""
+    host = subprocess.Popen(router.argv(router.home, [*PY, "host", "--transport", "libp2p", "--bot", "easy", "--deck",
+                                                      "24", "--no-announce", "--no-lobby-input", "--profile",
+                                                      str(tmp_path / "h"), "--out", str(tmp_path / "h.dlog")]),
+                            env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    seen: list[str] = []
+    try:
+        assert host.stdout is not None
+        inside = outside = None
+        for line in host.stdout:
+            seen.append(line)
+            if found := re.search(r"^invite link: (\S+)", line):
+                inside = found.group(1)
+            if found := re.search(r"^invite link from outside this network \(UPnP\): (\S+)", line):
+                outside = found.group(1)
+                break
+        assert inside is not None and outside is not None, "".join(seen)
+        found = re.fullmatch(rf"(durak\+p2p://\w+/\w+\?)(addr=/ip4/{router.home_address}/tcp/(\d+))(#\w+)", inside)
+        assert found is not None, inside
+        head, lan_addr, port, key = found.groups()
+        assert outside == f"{head}addr=/ip4/{router.outside_address}/tcp/{port}&{lan_addr}{key}"  # outside first
+        assert f"dnat ip to {router.home_address}:{port}" in router.port_forwards()
+
+        join = subprocess.run(router.argv(router.outside, [*PY, "join", outside, "--bot", "easy", "--profile",
+                                                            str(tmp_path / "j"), "--out", str(tmp_path / "j.dlog")]),
+                              env=_env(), text=True, capture_output=True, timeout=180)
+        assert join.returncode == 0 and "result: the durak is" in join.stdout, join.stdout + join.stderr
+        assert "links: host direct" in join.stdout, join.stdout  # through the mapping, not a relay
+        rest, _ = host.communicate(timeout=60)
+        assert host.returncode == 0, "".join(seen) + rest
+        assert "dnat" not in router.port_forwards()  # the host removed the mapping before it ended
+        verified = subprocess.run([*PY, "verify", str(tmp_path / "h.dlog")], capture_output=True, text=True,
+                                  timeout=120)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+    finally:
+        if host.poll() is None:
+            host.terminate()
+            host.wait(10)
