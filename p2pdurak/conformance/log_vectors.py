@@ -356,7 +356,27 @@ def _signature_cases() -> list[tuple[str, bytes, str, bytes, bytes, str]]:
                     "move", msg, good, "bad-public-key"))
         out.append((f"R with y = {'p + 2' if y == ed25519.P + 2 else '2^255 - 1'} (not below p)", ident.public,
                     "move", msg, key + good[32:], "bad-signature"))
-    return out
+    return out + _torsion_cases(ident, "move", msg)
+
+
+def _torsion_cases(ident: Identity, domain: str, msg: bytes) -> list[tuple[str, bytes, str, bytes, bytes, str]]:
+    """Made by the key's owner with a point T of order 8 on R, on the key, or on both: rule 4 is cofactorless,
+    so these hold only when the torsion cancels (a cofactored verifier accepts all of them)."""
+    signed = signed_bytes(domain, msg)
+
+    def made(r_torsion: int, key_torsion: int) -> tuple[bytes, bytes, bool]:
+        key, sig = ed25519.sign_with_torsion(ident.seed(), signed, r_torsion, key_torsion)
+        return key, sig, ed25519.satisfies_equation(key, signed, sig)
+
+    shifted_r = made(1, 0)
+    refused = next(m for a in range(1, 8) if not (m := made(0, a))[2])
+    holding = next(m for r in range(1, 8) for a in range(1, 8) if (m := made(r, a))[2])
+    return [
+        ("R + T (T of order 8), made by the key's owner", shifted_r[0], domain, msg, shifted_r[1], "bad-signature"),
+        ("a mixed-order key A + T, k*T not the identity", refused[0], domain, msg, refused[1], "bad-signature"),
+        ("a mixed-order key A + T, R + T' with T' = -k*T (the cofactorless equation holds)", holding[0], domain,
+         msg, holding[1], "valid"),
+    ]
 
 
 def _signature_result(key: bytes, domain: str, msg: bytes, sig: bytes) -> dict[str, Any]:
@@ -594,7 +614,8 @@ def generate_log() -> dict[str, Any]:
             "Evidence": "R-LOG-17, R-LOG-18: valid with the seat proven at fault, or invalid with reason not-evidence",
             "Signature": "R-LOG-2: verify signature over \"p2pdurak/v1/\" || domain || 0x00 || message under "
             "publicKey; valid, or invalid with reason bad-public-key (the key) or bad-signature. The forged "
-            "signatures under small-order keys verify in a lax (cofactorless, non-strict) Ed25519 library",
+            "signatures under small-order keys verify in a lax (cofactorless, non-strict) Ed25519 library; the "
+            "cases with a point of order 8 on R or on the key verify in a cofactored one",
             "Transcript": "R-LOG-21..23, R-LOG-25, R-LOG-26: a whole file; valid with length and head, or invalid "
             "with reason (and entry and seat for a replay failure; entry = the number of entries for a fault of the "
             "accusation record)",

@@ -141,11 +141,46 @@ def forge_signature(public_key: bytes, message: bytes, tries: int = 256) -> byte
 def sign_with_identity_r(seed: bytes, public_key: bytes, message: bytes) -> bytes:
     """The key owner's signature of `message` with R = the identity (S = k*a): the cofactorless equation holds
     and a lax library accepts it; R-LOG-2 refuses it. For vectors and tests only."""
-    a = int.from_bytes(hashlib.sha512(seed).digest()[:32], "little")
-    a = (a & ~7 & ((1 << 254) - 1)) | (1 << 254)
+    a, _ = _secret_scalar(seed)
     r = encode(IDENTITY)
     k = int.from_bytes(hashlib.sha512(r + public_key + message).digest(), "little") % L
     return r + (k * a % L).to_bytes(32, "little")
+
+
+def _secret_scalar(seed: bytes) -> tuple[int, bytes]:
+    """RFC 8032 5.1.5: the clamped secret scalar a and the nonce prefix of a 32-byte seed."""
+    h = hashlib.sha512(seed).digest()
+    a = int.from_bytes(h[:32], "little")
+    return (a & ~7 & ((1 << 254) - 1)) | (1 << 254), h[32:]
+
+
+def _torsion(multiple: int) -> Point:
+    """multiple * T, with T = SMALL_ORDER's first point of order 8."""
+    t = decode(bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"))
+    assert t is not None
+    return multiply(multiple % 8, t)
+
+
+def sign_with_torsion(seed: bytes, message: bytes, r_torsion: int, key_torsion: int) -> tuple[bytes, bytes]:
+    """(public key, signature) made by the owner of `seed` with key_torsion*T added to its key A and r_torsion*T
+    to its R (T of order 8). S*B = R + k*A' then holds only up to a small-order point, so rule 4 of R-LOG-2
+    (cofactorless) refuses what a cofactored verifier accepts. For vectors and tests only."""
+    a, prefix = _secret_scalar(seed)
+    public = encode(add(multiply(a, BASE), _torsion(key_torsion)))
+    r = int.from_bytes(hashlib.sha512(prefix + message).digest(), "little") % L
+    r_bytes = encode(add(multiply(r, BASE), _torsion(r_torsion)))
+    k = int.from_bytes(hashlib.sha512(r_bytes + public + message).digest(), "little") % L
+    return public, r_bytes + ((r + k * a) % L).to_bytes(32, "little")
+
+
+def satisfies_equation(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    """Rule 4 of R-LOG-2 in exact arithmetic: the encoding of S*B - k*A equals R (S < L and A valid assumed).
+    Slow (pure Python); the reference the libraries are tested against."""
+    a = decode(public_key)
+    assert a is not None
+    k = int.from_bytes(hashlib.sha512(signature[:32] + public_key + message).digest(), "little") % L
+    minus_ka = multiply(k, (P - a[0], a[1], a[2], P - a[3]))
+    return encode(add(multiply(int.from_bytes(signature[32:], "little"), BASE), minus_ka)) == signature[:32]
 
 
 def _decode_loose(data: bytes) -> Point | None:

@@ -8,9 +8,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from p2pdurak.crypto import ed25519_equation
 from p2pdurak.crypto.ed25519 import is_strict_encoding, is_strict_point
 from p2pdurak.errors import LocalError, PeerFault
 from p2pdurak.randomness import Rng
@@ -32,20 +32,17 @@ def signed_bytes(domain: str, message: bytes) -> bytes:
     return b"p2pdurak/v1/" + domain.encode() + b"\x00" + message
 
 
-def check_public_key(data: bytes, seat: int | None = None) -> Ed25519PublicKey:
+def check_public_key(data: bytes, seat: int | None = None) -> None:
     """R-LOG-2: 32 bytes, the canonical encoding of a curve point (y < p, no sign bit on x = 0), not of small
     order (a small-order key lets anyone forge its signatures)."""
     if type(data) is not bytes or len(data) != 32 or not is_strict_point(data):
         raise SignatureError("bad-public-key", "not a canonical Ed25519 public key of large order", seat=seat)
-    try:
-        return Ed25519PublicKey.from_public_bytes(data)
-    except ValueError as exc:
-        raise SignatureError("bad-public-key", "not a valid Ed25519 public key", seat=seat) from exc
 
 
 def verify(public_key: bytes, domain: str, message: bytes, signature: bytes, seat: int | None = None) -> None:
-    """Strict RFC 8032 verification (R-LOG-2): 64 bytes, A and R canonical and not of small order, S < L."""
-    key = check_public_key(public_key, seat)
+    """Strict RFC 8032 verification (R-LOG-2): 64 bytes, A and R canonical and not of small order, S < L, then
+    the cofactorless equation."""
+    check_public_key(public_key, seat)
     if (
         type(signature) is not bytes
         or len(signature) != 64
@@ -53,10 +50,8 @@ def verify(public_key: bytes, domain: str, message: bytes, signature: bytes, sea
         or not is_strict_encoding(signature[:32])
     ):
         raise SignatureError("bad-signature", "malformed signature", seat=seat)
-    try:
-        key.verify(signature, signed_bytes(domain, message))
-    except InvalidSignature as exc:
-        raise SignatureError("bad-signature", f"{domain} signature does not verify", seat=seat) from exc
+    if not ed25519_equation.holds(public_key, signed_bytes(domain, message), signature):
+        raise SignatureError("bad-signature", f"{domain} signature does not verify", seat=seat)
 
 
 def fingerprint(public_key: bytes) -> str:
