@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from p2pdurak.net.nearby import NO_MULTICAST_ENV
 from tests.lan.bad_announcer import BAD
 from tests.lan.netns import Lan
@@ -226,23 +228,27 @@ def test_lan_no_announce_hides_the_table(lan2: Lan, tmp_path: Path) -> None:
 
 
 @needs_chromium
-def test_lan_the_join_page_lists_the_table_live(lan2: Lan, tmp_path: Path) -> None:
+@pytest.mark.parametrize("transport", ["tcp", "libp2p"])
+def test_lan_the_join_page_lists_the_table_live(lan2: Lan, tmp_path: Path, transport: str) -> None:
     """`p2pdurak join --ui web` with no link: the page's list of tables nearby fills by itself when a host starts
-    announcing; its Join button joins; a whole game by clicks; the page's verify line."""
+    announcing (on either transport); its Join button joins; a whole game by clicks; the page's verify line."""
     page = host = None
     try:
         page = Proc(lan2.argv(1, [sys.executable, str(ROOT / "tests/lan/web_join_in_namespace.py"), str(tmp_path)]),
                     stdin=True)
         page.wait_for("^READY")
-        host = _p2pdurak(lan2, 0, "host", "--bot", "easy", "--seats", "2", "--deck", "24", "--cheating", "--name",
-                         "Anya", "--no-lobby-input", "--no-upnp", "--profile", str(tmp_path / "h"))
+        host = _p2pdurak(lan2, 0, "host", "--transport", transport, "--bot", "easy", "--seats", "2", "--deck", "24",
+                         "--cheating", "--name", "Anya", "--no-lobby-input", "--no-upnp", "--profile",
+                         str(tmp_path / "h"))
         host_link = host.wait_for(r"invite link: (\S+)").group(1)
         host.wait_for("announced on the local network")
         page.send("GO")
         assert page.finish(240) == 0, page.output
         report = json.loads(page.lines[-1])
         assert report["empty"], report
-        assert report["address"] == f"{lan2.addresses[0]}:{host_link.split(':')[2].split('/')[0]}", report
+        port = re.search(r"/tcp/(\d+)#" if transport == "libp2p" else r":(\d+)/", host_link)
+        assert port is not None and report["address"] == f"{lan2.addresses[0]}:{port.group(1)}", report
+        assert ("links: host direct" in report["output"]) == (transport == "libp2p"), report["output"]
         assert report["rows"] == [{"host": "Anya", "seats": "1 of 2 seats taken",
                                    "options": "Podkidnoy · 24-card deck · Cheating allowed"}], report
         assert "INVALID" not in report["verify"] and "durak" in report["verify"], report
