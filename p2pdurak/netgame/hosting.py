@@ -308,14 +308,14 @@ class HostCommand:
             attempt = await mapper.open()
             mapping = attempt.mapping
             if mapping is None:
-                reach = "reach us" if self.node is None else "reach us except through a relay"
-                self.say(f"no UPnP port mapping ({attempt.reason}): friends outside this network cannot {reach}")
+                reach = "cannot reach us" if self.node is None else "reach us only through a relay (--relay)"
+                self.say(f"no UPnP port mapping ({attempt.reason}): friends outside this network {reach}")
                 return
             if self.node is None:
                 outside = side.server.invite(mapping.external_address, mapping.external_port).link()
             else:
                 direct = f"/ip4/{mapping.external_address}/tcp/{mapping.external_port}"
-                outside = side.server.p2p_invite([direct, *self.node.addrs(address)]).link()
+                outside = side.server.p2p_invite(list(dict.fromkeys([direct, *self.node.addrs(address)]))).link()
             print(f"invite link from outside this network (UPnP): {outside}", flush=True)
             if mapping.behind_another_nat:
                 self.say(f"(the router's outside address {mapping.external_address} is not public: another NAT "

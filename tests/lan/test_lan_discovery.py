@@ -181,12 +181,11 @@ def test_lan_join_without_a_link_lists_the_table_and_plays(lan3: Lan, tmp_path: 
 
 def test_lan_join_without_a_link_finds_a_libp2p_table(lan2: Lan, tmp_path: Path) -> None:
     """`host --transport libp2p` is announced too, with a durak+p2p:// link holding only its node's address on the
-    LAN; `join` with no link lists it and plays it over libp2p, directly."""
+    LAN; `join` with no link lists it and plays it over libp2p, directly. No router answers UPnP here."""
     host = joiner = None
     try:
         host = _p2pdurak(lan2, 0, "host", "--transport", "libp2p", "--bot", "easy", "--deck", "24", "--name",
-                         "Anya", "--no-lobby-input", "--no-upnp", "--profile", str(tmp_path / "h"), "--out",
-                         str(tmp_path / "h.dlog"))
+                         "Anya", "--no-lobby-input", "--profile", str(tmp_path / "h"), "--out", str(tmp_path / "h.dlog"))
         link = host.wait_for(r"invite link: (\S+)").group(1)
         port = re.fullmatch(rf"durak\+p2p://\w+/\w+\?addr=/ip4/{lan2.addresses[0]}/tcp/(\d+)#\w+", link)
         assert port is not None, link
@@ -202,6 +201,9 @@ def test_lan_join_without_a_link_finds_a_libp2p_table(lan2: Lan, tmp_path: Path)
         assert "Traceback" not in joiner.output, joiner.output
         assert host.finish(60) == 0, host.output
         assert "[host] links: seat 1 direct" in host.output, host.output
+        # no router on this LAN: UPnP says so (SSDP stays inside the namespaces), and the game went on meanwhile
+        assert "no UPnP port mapping (no-router): friends outside this network reach us only through a relay " \
+               "(--relay)" in host.output, host.output
         verified = subprocess.run([*PY, "verify", str(tmp_path / "h.dlog")], capture_output=True, text=True,
                                   timeout=120)
         assert verified.returncode == 0, verified.stdout + verified.stderr
