@@ -185,7 +185,8 @@ def test_lan_join_without_a_link_finds_a_libp2p_table(lan2: Lan, tmp_path: Path)
     host = joiner = None
     try:
         host = _p2pdurak(lan2, 0, "host", "--transport", "libp2p", "--bot", "easy", "--deck", "24", "--name",
-                         "Anya", "--no-lobby-input", "--profile", str(tmp_path / "h"), "--out", str(tmp_path / "h.dlog"))
+                         "Anya", "--no-lobby-input", "--profile", str(tmp_path / "h"), "--out",
+                         str(tmp_path / "h.dlog"))
         link = host.wait_for(r"invite link: (\S+)").group(1)
         port = re.fullmatch(rf"durak\+p2p://\w+/\w+\?addr=/ip4/{lan2.addresses[0]}/tcp/(\d+)#\w+", link)
         assert port is not None, link
