@@ -57,10 +57,10 @@ def prove(ctx: ProofContext, position: int, x: Point, y: Point, s: Point, k: Poi
             return DleqProof(c, z)
 
 
-def _combine(p: Point, a: int, q: Point, b: int) -> bytes | None:
-    """a*p + b*q compressed, or None for the identity; a, b in 1..N-1."""
-    pk: PublicKey = p._pk.multiply(scalar_to_bytes(a))
-    qk: PublicKey = q._pk.multiply(scalar_to_bytes(b))
+def _combine(p: Point, a: bytes, q: Point, b: bytes) -> bytes | None:
+    """a*p + b*q compressed, or None for the identity; a, b 32-byte scalars in 1..N-1."""
+    pk: PublicKey = p._pk.multiply(a)
+    qk: PublicKey = q._pk.multiply(b)
     try:
         out: bytes = PublicKey.combine_keys([pk, qk]).format(compressed=True)
     except ValueError:
@@ -70,9 +70,9 @@ def _combine(p: Point, a: int, q: Point, b: int) -> bytes | None:
 
 def is_valid(ctx: bytes, position: int, x: Point, y: Point, s: Point, k: Point, proof: DleqProof) -> bool:
     """A = z*x - c*y, B = z*s - c*k; valid iff c == challenge(..., A, B). `ctx` is ProofContext.encode()."""
-    minus_c = N - proof.c
-    a = _combine(x, proof.z, y, minus_c)
-    b = _combine(s, proof.z, k, minus_c)
+    z, minus_c = scalar_to_bytes(proof.z), scalar_to_bytes(N - proof.c)
+    a = _combine(x, z, y, minus_c)
+    b = _combine(s, z, k, minus_c)
     if a is None or b is None:
         return False
     return challenge(ctx, position, x.to_bytes(), y.to_bytes(), s.to_bytes(), k.to_bytes(), a, b) == proof.c

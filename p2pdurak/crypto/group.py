@@ -110,16 +110,13 @@ def scalar_from_bytes(data: bytes, seat: int | None = None, allow_zero: bool = F
     return k
 
 
-def _lp(part: bytes) -> bytes:
-    return len(part).to_bytes(4, "big") + part
-
-
 def hash_to_scalar(tag: bytes, parts: Sequence[bytes]) -> int:
-    """SHA-256(tag || for each part: u32-be length || part), reduced mod N. Used for every Fiat-Shamir challenge."""
-    h = hashlib.sha256(_lp(tag))
+    """SHA-256(u32-be length || tag || for each part: u32-be length || part), reduced mod N. Used for every
+    Fiat-Shamir challenge."""
+    chunks = [len(tag).to_bytes(4, "big"), tag]
     for part in parts:
-        h.update(_lp(part))
-    return int.from_bytes(h.digest(), "big") % N
+        chunks += (len(part).to_bytes(4, "big"), part)
+    return int.from_bytes(hashlib.sha256(b"".join(chunks)).digest(), "big") % N
 
 
 def hash_to_point(tag: bytes, msg: bytes) -> Point:

@@ -415,7 +415,7 @@ class SeatRunner:
         events = peer.receive(entry, built=built)
         named: int | None = None  # the seat a silent-seat abort of this entry names
         if peer.chain.length > length:
-            body = game.parse_body(peer.chain.entries[-1].move)
+            body = peer.last_body
             if isinstance(body, AbortBody) and body.reason == SILENT_SEAT:
                 named = body.accused
             else:

@@ -291,11 +291,13 @@ def blocking_seats(st: State) -> tuple[int, ...]:
 
 
 def advance(
-    ctx: GameContext, snap: Snapshot, move: SignedMove, seq: int, seen_version: int | None
+    ctx: GameContext, snap: Snapshot, move: SignedMove, seq: int, seen_version: int | None, body: object = None
 ) -> tuple[Snapshot, list[Event]]:
-    """Apply the move of entry `seq`. `seen_version`: the rules table version at the entry its author had seen."""
+    """Apply the move of entry `seq`. `seen_version`: the rules table version at the entry its author had seen.
+    `body`: parse_body(move), if the caller has it already."""
     author = move.author
-    body = parse_body(move)
+    if body is None:
+        body = parse_body(move)
     if snap.phase == OVER_PHASE:
         raise _refuse("game-over", "the game is over", author)
     if isinstance(body, AbortBody) and body.reason == SILENT_SEAT:

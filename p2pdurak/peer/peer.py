@@ -85,6 +85,7 @@ def game_context(genesis: VerifiedGenesis, seat: int | None, secrets: SeatSecret
 class _Checked:
     snapshot: game.Snapshot
     events: list[Event]
+    body: object  # the move's body, decoded
 
 
 class Peer:
@@ -120,6 +121,7 @@ class Peer:
         self.pending_counter = 0
         self.faulted: Faulted | None = None
         self._checked: dict[bytes, _Checked] = {}
+        self.last_body: object = None  # the decoded body of the entry receive() applied last (None: it applied none)
         self._my_cards: dict[int, Card] = {}  # position -> card, for positions dealt to this seat
         self._direct_acks: dict[int, tuple[int, bytes]] = {}  # seat -> (acked seq, seen) of its newest direct Ack
         self._ack_sent: bytes | None = None  # our newest signed Ack (our keys may follow it before it is logged)
@@ -165,6 +167,7 @@ class Peer:
         if self.faulted is not None:
             return []
         index = self.chain.length
+        self.last_body = None
         try:
             entry = self.chain.accept(entry_bytes) if built is None else self.chain.accept_built(built)
         except PeerFault as exc:
@@ -182,6 +185,7 @@ class Peer:
             return [self.faulted]
         self._checked.clear()
         self.snapshot = checked.snapshot
+        self.last_body = checked.body
         rules = self.snapshot.rules
         self.versions.append(rules.table_version if rules is not None else 0)
         if entry.move.author == self.seat and entry.move.counter >= self.pending_counter:
@@ -288,8 +292,9 @@ class Peer:
         if cached is not None:
             return cached
         seen_version = self.versions[seen_length] if seen_length < len(self.versions) else None
-        snapshot, events = game.advance(self.ctx, self.snapshot, move, seq, seen_version)
-        checked = _Checked(snapshot, events)
+        body = game.parse_body(move)
+        snapshot, events = game.advance(self.ctx, self.snapshot, move, seq, seen_version, body)
+        checked = _Checked(snapshot, events, body)
         self._checked[move.hash] = checked
         return checked
 

@@ -181,7 +181,18 @@ def _fast_decode(data: bytes) -> Value | object:
 
 def _in_subset(value: object, depth: int) -> bool:
     if type(value) is list:
-        return depth < MAX_DEPTH and all(_in_subset(v, depth + 1) for v in value)
+        if depth >= MAX_DEPTH:
+            return False
+        for item in value:  # the leaves here, without a call each: most items of a message are leaves
+            kind = type(item)
+            if kind is bytes or kind is str or kind is bool or item is None:
+                continue
+            if kind is int:
+                if item < 0:
+                    return False
+            elif kind is not list or not _in_subset(item, depth + 1):
+                return False
+        return True
     if type(value) is int:
         return value >= 0
     return type(value) is bytes or type(value) is str or type(value) is bool or value is None

@@ -48,6 +48,7 @@ class Registry:
     def __init__(self) -> None:
         self._by_tag: dict[int, MessageType] = {}
         self._by_cls: dict[type, MessageType] = {}
+        self._limits: dict[tuple[type, ...], int] = {}  # expected types -> their largest max_size (see _limit)
 
     def message(self, tag: int, *, max_size: int = MAX_MESSAGE_SIZE) -> Callable[[type[T]], type[T]]:
         """Class decorator: register a frozen dataclass under `tag`; every field must be Annotated with a Kind."""
@@ -65,6 +66,8 @@ class Registry:
             names: list[str] = []
             kinds: list[Kind] = []
             for f in dataclasses.fields(cls):
+                if not f.init or f.kw_only:
+                    raise TypeError(f"{cls.__name__}.{f.name} must be a positional __init__ argument")
                 found = [m for m in getattr(hints[f.name], "__metadata__", ()) if isinstance(m, Kind)]
                 if len(found) != 1:
                     raise TypeError(f"{cls.__name__}.{f.name} needs exactly one wire Kind in Annotated[...]")
@@ -73,6 +76,7 @@ class Registry:
             mt = MessageType(tag, cls, tuple(names), tuple(kinds), max_size)
             self._by_tag[tag] = mt
             self._by_cls[cls] = mt
+            self._limits.clear()
             return cls
 
         return register
@@ -110,13 +114,13 @@ class Registry:
             raise FieldError(f"{mt.cls.__name__} where {names} was expected", "unexpected-type")
         if len(value) - 1 != len(mt.kinds):
             raise FieldError(f"{mt.cls.__name__} has {len(mt.kinds)} fields, got {len(value) - 1}", "field-count")
-        fields: dict[str, Any] = {}
+        fields: list[Any] = []  # in field order, which is the dataclass's own
         for name, kind, item in zip(mt.names, mt.kinds, value[1:], strict=True):
             try:
-                fields[name] = kind.decode(item, self)
+                fields.append(kind.decode(item, self))
             except FieldError as exc:
                 raise FieldError(f"{mt.cls.__name__}.{name}: {exc.message}", exc.reason) from None
-        return mt.cls(**fields)
+        return mt.cls(*fields)
 
     # -- bytes <-> messages --------------------------------------------------------------------------------------
 
@@ -142,10 +146,16 @@ class Registry:
     def decode_any(self, data: bytes, *, seat: int | None = None) -> Any:
         return self._decode(data, None, seat)
 
+    def _limit(self, expected: tuple[type, ...]) -> int:
+        """The largest max_size of the expected types (EncodeError for an unregistered class), remembered per tuple:
+        a decode names one of a few fixed tuples, and this ran for each of thousands of decodes a game."""
+        limit = self._limits.get(expected)
+        if limit is None:
+            limit = self._limits[expected] = max(self.type_of(t).max_size for t in expected)
+        return limit
+
     def _decode(self, data: bytes, expected: tuple[type, ...] | None, seat: int | None) -> Any:
-        limit = MAX_MESSAGE_SIZE
-        if expected is not None:
-            limit = max(self.type_of(t).max_size for t in expected)  # EncodeError for an unregistered class
+        limit = MAX_MESSAGE_SIZE if expected is None else self._limit(expected)
         value = decode_value(data, max_size=limit, seat=seat)
         if type(value) is list and value and type(value[0]) is int and value[0] in self._by_tag:
             mt = self._by_tag[value[0]]
