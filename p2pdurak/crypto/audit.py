@@ -6,6 +6,7 @@ reads off the card of every position, so the peer can check every declaration ma
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from p2pdurak.cards import Card, deck
@@ -68,21 +69,30 @@ def audit(t: DeckTranscript) -> AuditReport:
     return AuditReport(fault, _cards(t, perms))
 
 
-def audit_verified(t: DeckTranscript) -> AuditReport:
+def audit_verified(t: DeckTranscript, opened: Mapping[int, Card] | None = None) -> AuditReport:
     """The audit of a transcript built with `deck.apply` alone (a peer's own), so that this party has verified every
     lock proof and, with shuffle proofs on, every shuffle argument in it (R-MP-20). Those proofs prove every layer
     already: a lock proof with k*G == K and s*G == S gives y = (k/s)*x, a shuffle argument gives outputs = s times a
     permutation of the inputs. So the cards are read straight off the final points with every key, one
     multiplication per position instead of about 2*N*D; the report is the one `audit` gives. A position that
     opens to no card (only a broken argument, 5.6, could do that) goes to the full re-check, which names the seat;
-    without shuffle proofs, or with the deck not fully locked, it is the full re-check."""
+    without shuffle proofs, or with the deck not fully locked, it is the full re-check.
+
+    `opened`: positions this party already opened with `open_card` on an earlier state of `t`, and their cards.
+    A key is never published twice and the final points never change, so open_card would read the same card
+    again; those positions are taken as they are."""
     seats = t.params.seats
     if not t.params.shuffle_proofs or len(t.shuffles) < seats or len(t.locks) < seats:
         return audit(t)
     for j in range(seats):
         _secret(t, j)
+    known = opened or {}
     cards: list[Card | None] = []
     for position in range(t.params.size):
+        card = known.get(position)
+        if card is not None:
+            cards.append(card)
+            continue
         try:
             cards.append(open_card(t, position))
         except NotACard:

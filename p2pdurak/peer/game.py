@@ -639,7 +639,9 @@ def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
     rules = snap.rules
     complete = all(snap.audited >> s & 1 for s in range(ctx.seats)) and len(snap.deck.shuffles) == ctx.seats
     if complete:
-        report = audit_verified(snap.deck)  # only messages this peer verified or made itself (R-MP-20a)
+        # only messages this peer verified or made itself (R-MP-20a); the cards opened in play are read already
+        opened = {p: Card(c) for p, c in enumerate(snap.opened) if c != NO_CARD}
+        report = audit_verified(snap.deck, opened)
         fault = report.fault
         if fault is None and rules is not None and report.cards:
             hands = starting_hands(ctx, report.cards)

@@ -43,3 +43,15 @@ def test_a_position_that_opens_to_no_card_goes_to_the_full_recheck_that_names_th
     assert report.cards == full.cards and full.fault is not None
     assert report.fault is not None
     assert (report.fault.reason, report.fault.seat) == (full.fault.reason, full.fault.seat) == ("bad-lock", last.seat)
+
+
+def test_positions_opened_already_are_taken_as_opened_and_the_rest_read_off() -> None:
+    t = _audited(3, 36, True, "e").transcript
+    full = audit(t)
+    opened = {p: c for p, c in enumerate(full.cards) if p % 3 == 0 and c is not None}
+    assert audit_verified(t, opened) == full
+    # the cards given are not opened again (a peer passes only what open_card gave it on this transcript)
+    other = full.cards[1]
+    assert other is not None
+    cards = audit_verified(t, {0: other}).cards
+    assert cards[0] == other and cards[1:] == full.cards[1:]
