@@ -199,7 +199,11 @@ class SeatRunner:
 
     def on_direct(self, seat: int, move: bytes) -> None:
         if self.witness is not None and self._watching():
-            self.witness.hold(move, None, via=seat)
+            # R-NET-72: a Direct carries its link seat's own moves. One the witness does not hold (another seat's,
+            # another game's, an old one, a flood) goes no further: the peer's few remembered direct locks would
+            # otherwise make room for moves anyone names after the seat due before us.
+            if not self.witness.hold(move, None, via=seat):
+                return
             assert self.peer is not None
             if self.peer.hear_direct(move):
                 self.step()  # an Ack: with every seat's Ack held our keys may go out (R-PEER-18)
