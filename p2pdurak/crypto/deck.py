@@ -122,13 +122,11 @@ def make_shuffle(t: DeckTranscript, sec: SeatSecrets, rng: Rng) -> ShuffleMsg:
     _check_turn(t, sec, "shuffle")
     inputs = t.shuffle_input(sec.seat)
     s = sec.shuffle_secret
-    outputs = tuple(inputs[p] * s for p in sec.permutation)
-    key = base_mul(s)
-    proof = b""
     if t.params.shuffle_proofs:
         ctx = t.params.context(sec.seat, "shuffle")
-        proof = shuffle_link.prove(ctx, inputs, outputs, key, s, sec.permutation, rng)
-    return ShuffleMsg(sec.seat, key, outputs, proof)
+        outputs, key, proof = shuffle_link.shuffle(ctx, inputs, s, sec.permutation, rng)
+        return ShuffleMsg(sec.seat, key, outputs, proof)
+    return ShuffleMsg(sec.seat, base_mul(s), tuple(inputs[p] * s for p in sec.permutation), b"")
 
 
 def make_lock(t: DeckTranscript, sec: SeatSecrets, rng: Rng) -> LockMsg:

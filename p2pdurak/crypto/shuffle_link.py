@@ -10,15 +10,16 @@ from collections.abc import Sequence
 
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.group import Point
-from p2pdurak.crypto.shuffle_proof import ShuffleProof, prove_shuffle, verify_shuffle
+from p2pdurak.crypto.shuffle_proof import ShuffleProof, shuffle_and_prove, verify_shuffle
 from p2pdurak.randomness import Rng
 
 
-def prove(
-    ctx: ProofContext, inputs: Sequence[Point], outputs: Sequence[Point], key: Point, s: int,
-    perm: Sequence[int], rng: Rng,
-) -> bytes:
-    return prove_shuffle(ctx, inputs, outputs, key, s, perm, rng).to_bytes()
+def shuffle(
+    ctx: ProofContext, inputs: Sequence[Point], s: int, perm: Sequence[int], rng: Rng
+) -> tuple[tuple[Point, ...], Point, bytes]:
+    """outputs[i] = s * inputs[perm[i]], S = s*G and the argument's bytes."""
+    outputs, key, proof = shuffle_and_prove(ctx, inputs, s, perm, rng)
+    return outputs, key, proof.to_bytes()
 
 
 def verify(ctx: ProofContext, inputs: Sequence[Point], outputs: Sequence[Point], key: Point, proof: bytes) -> None:

@@ -224,6 +224,21 @@ def prove_shuffle(
     return _prove_unchecked(ctx, inputs, outputs, S, s, perm, rng)
 
 
+def shuffle_and_prove(
+    ctx: ProofContext, inputs: Sequence[Point], s: int, perm: Sequence[int], rng: Rng
+) -> tuple[tuple[Point, ...], Point, ShuffleProof]:
+    """The shuffle step itself and its proof: outputs[i] = s * inputs[perm[i]] and S = s*G are computed here from
+    the witness, so unlike prove_shuffle there are no given outputs to check (D multiplications fewer)."""
+    d = len(inputs)
+    if d < MIN_DECK or len(perm) != d or sorted(perm) != list(range(d)):
+        raise ShuffleWitnessError(WITNESS_REASON, "perm is not a permutation of the D >= 2 inputs")
+    if not 0 < s < N:
+        raise ShuffleWitnessError(WITNESS_REASON, "s is not in 1..N-1")
+    outputs = tuple(inputs[j] * s for j in perm)
+    key = base_mul(s)
+    return outputs, key, _prove_unchecked(ctx, inputs, outputs, key, s, perm, rng)
+
+
 class _Degenerate(Exception):
     """A nonce came out as 0 or a value the proof must publish as the identity (probability about 2^-256): start
     again with fresh rng bytes."""

@@ -12,10 +12,12 @@ from p2pdurak.crypto.shuffle_lincomb import lincomb, point_sum
 from p2pdurak.crypto.shuffle_proof import (
     ShuffleProof,
     ShuffleProofError,
+    ShuffleWitnessError,
     generators,
     product_base,
     prove_shuffle,
     recompute_sigma_commitments,
+    shuffle_and_prove,
     verify_shuffle,
 )
 from p2pdurak.randomness import SeededRng
@@ -28,6 +30,17 @@ from p2pdurak.testing.shuffle_cheats import (
 )
 
 CTX = ProofContext(bytes(range(32)), 4, "shuffle")
+
+
+def test_shuffle_and_prove_is_prove_shuffle_of_the_outputs_it_computes() -> None:
+    st = random_statement(36, SeededRng("made"))
+    outputs, key, proof = shuffle_and_prove(CTX, st.inputs, st.s, st.perm, SeededRng("made-proof"))
+    assert (outputs, key) == (st.outputs, st.S)
+    assert proof == prove_shuffle(CTX, st.inputs, st.outputs, st.S, st.s, st.perm, SeededRng("made-proof"))
+    verify_shuffle(CTX, st.inputs, outputs, key, proof)
+    for perm, s in (((0, 0, 2), 5), ((0, 1), 5), ((0, 1, 2), 0), ((0, 1, 2), N)):
+        with pytest.raises(ShuffleWitnessError):
+            shuffle_and_prove(CTX, st.inputs[:3], s, perm, SeededRng("bad"))
 
 
 @pytest.mark.parametrize("d", [2, 3, 5, 24, 36, 52])
