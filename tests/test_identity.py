@@ -10,6 +10,7 @@ from p2pdurak.crypto.identity import (
     load_identity,
     load_or_create_identity,
     save_identity,
+    signed_bytes,
     verify,
 )
 from p2pdurak.errors import LocalError
@@ -25,6 +26,15 @@ def test_sign_verify_and_domain_separation() -> None:
     with pytest.raises(SignatureError) as info:
         verify(ident.public, "move", b"hellO", sig, seat=2)
     assert info.value.seat == 2 and info.value.reason == "bad-signature"
+
+
+def test_signatures_are_openssl_s_to_the_byte() -> None:
+    """Identity.sign goes through libsodium; RFC 8032 signatures are deterministic, so OpenSSL's are the same."""
+    rng = SeededRng(4)
+    for size in (0, 1, 64, 200, 10_000):
+        ident = Identity.generate(rng)
+        message = rng(size)
+        assert ident.sign("entry", message) == ident.private.sign(signed_bytes("entry", message))
 
 
 def test_non_canonical_s_is_rejected() -> None:
