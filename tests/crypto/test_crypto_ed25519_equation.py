@@ -57,6 +57,13 @@ def test_a_library_that_checks_otherwise_fails_the_known_answers(library: eq.Equ
     assert eq.gives_known_answers(ed.satisfies_equation)
 
 
+def test_a_library_failing_the_known_answers_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were libsodium cofactored, OpenSSL would check rule 4 instead (equation() is chosen once; __wrapped__ runs
+    the choice again)."""
+    monkeypatch.setattr(eq, "sodium_equation", _cofactored)
+    assert eq.equation.__wrapped__() is eq.openssl_equation
+
+
 def test_verify_agrees_with_exact_arithmetic_on_every_torsion_of_r_and_key() -> None:
     """All 64 pairs (r_torsion, key_torsion): the key owner signs with R + r_torsion*T under A + key_torsion*T.
     R-LOG-2 accepts exactly when the equation holds without a cofactor; a cofactored check would accept all."""
