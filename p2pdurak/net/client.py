@@ -146,6 +146,7 @@ class Client:
             from p2pdurak.net.p2p import open_p2p_node
 
             async with open_p2p_node(self.identity, self.p2p_listen) as node:
+                node.say = lambda text: self.observer(NetEvent("punch", None, text))
                 self.use_transport(node)
                 return await self._run()
         return await self._run()

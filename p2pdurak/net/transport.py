@@ -17,7 +17,7 @@ from p2pdurak.net import messages as m
 from p2pdurak.net.errors import NetFault
 from p2pdurak.net.links import Invite
 
-DIRECT, RELAYED = "direct", "relayed"  # (no hole punching in this version: SPEC.md 9.14)
+DIRECT, HOLE_PUNCHED, RELAYED = "direct", "hole-punched", "relayed"  # how a connection runs (SPEC.md 9.14)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def remote_address(stream: trio.abc.Stream) -> str:
 
 
 def stream_path(stream: trio.abc.Stream) -> str:
-    """How the stream reaches the other end: direct or relayed (plain TCP is direct)."""
+    """How the stream reaches the other end: direct, hole-punched or relayed (plain TCP is direct)."""
     path = getattr(stream, "path", DIRECT)
     return path if isinstance(path, str) else DIRECT
 

@@ -63,7 +63,7 @@ class HostCommand:
         self.session: NetSession | None = None
         self.node: P2PTransport | None = None  # the libp2p node under `--transport libp2p`
         self.side: HostSide | None = None
-        self.links: dict[int, str] = {}  # seat -> how it reached the host when the game began (libp2p)
+        self.links: dict[int, str] = {}  # seat -> how it reached the host as it last came up in the game (libp2p)
         self.profile = profile_dir(args.profile)
         self.identity = load_or_create_identity(self.profile / "identity.key")
         options_from_args(args, args.seats)  # refuse a bad combination before anyone joins
@@ -80,6 +80,7 @@ class HostCommand:
             print(text, flush=True)
 
     def observe(self, event: NetEvent) -> None:
+        self._relink(event)
         if self.session is not None:
             self.session.observe(event)
             if self.session.runner.peer is not None:
@@ -93,6 +94,17 @@ class HostCommand:
             if event.kind == "started" and event.reason == "session" and self.node is not None and self.side:
                 self.links = {seat: path for seat, path in self.side.server.paths().items() if seat}
                 self.say("[host] links: " + ", ".join(f"seat {s} {p}" for s, p in sorted(self.links.items())))
+
+    def _relink(self, event: NetEvent) -> None:
+        """A seat that came back once the game began (after a hole punch: over the punched connection) is on
+        `links` as it came up last, with one line when its path changed."""
+        if event.kind != "joined" or not event.seat or not self.links or self.side is None:
+            return
+        path = self.side.server.paths().get(event.seat)
+        if path is not None and self.links.get(event.seat) != path:
+            self.links[event.seat] = path
+            if self.session is None or self.session.runner.peer is None:  # (else the game screen shows it)
+                self.say(f"[host] link: seat {event.seat} {path}")
 
     def options_for(self, players: int) -> bytes:
         return encode(GameOptions.of(options_from_args(self.args, players), None, self.spec.shuffle_proofs))
@@ -133,6 +145,7 @@ class HostCommand:
 
         async with open_p2p_node(self.identity, self._p2p_listen()) as node:
             self.node = node
+            node.say = lambda text: self.say(f"[host] punch {text}")
             for relay in self.args.relay or ():
                 if await node.reserve(relay):
                     self.say(f"reachable through the relay {relay}")

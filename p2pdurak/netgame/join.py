@@ -78,6 +78,6 @@ async def run_seat(client: Client, runner: SeatRunner) -> SeatOutcome:
 
 
 def print_event(event: NetEvent) -> None:
-    if event.kind in ("connected", "reconnecting", "dropped", "aborted", "silent"):
+    if event.kind in ("connected", "reconnecting", "dropped", "aborted", "silent", "punch"):
         seat = "" if event.seat is None else f" seat {event.seat}"
         print(f"[net] {event.kind}{seat} {event.reason}".rstrip(), flush=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from p2pdurak import i18n_strings as S
 from p2pdurak.i18n import N_, NP_, Contextual, _
-from p2pdurak.net.transport import RELAYED
+from p2pdurak.net.transport import HOLE_PUNCHED, RELAYED
 
 WEB_NOT_OFFERED = N_("That move is not offered now.")
 WEB_QUIT_BUTTON_HINT = N_("To leave the game, use the Leave button.")
@@ -36,12 +36,17 @@ WEB_NEARBY_JOIN = N_("Join the table of {host}")
 
 # Translators: a connection that runs straight between the two machines
 WEB_PATH_DIRECT = N_("direct")
+# Translators: a connection that runs straight between two machines that are each behind a home router: both
+# dialled each other at the same moment, so that each router let the other's call in as an answer
+WEB_PATH_HOLE_PUNCHED = N_("direct (hole-punched through both routers)")
 # Translators: a connection that runs through a third machine that passes the (encrypted) traffic on
 WEB_PATH_RELAYED = N_("relayed (through a relay)")
 WEB_LINKS_TITLE = N_("How the seats are connected")
-# Translators: one row of the host's list of how the seats are connected; {path} is "direct" or "relayed (...)"
+# Translators: one row of the host's list of how the seats are connected; {path} is "direct", "direct (...)" or
+# "relayed (...)"
 WEB_LINK_SEAT = N_("Seat {seat}, {name}: {path}")
-# Translators: under a player's name: how our connection to that player runs; {path} is "direct" or "relayed (...)"
+# Translators: under a player's name: how our connection to that player runs; {path} is "direct", "direct (...)"
+# or "relayed (...)"
 WEB_LINK_PLAYER = N_("connection: {path}")
 
 # The game's options in plain words (the host's lobby)
@@ -105,8 +110,10 @@ _PAGE: dict[str, str | Contextual] = {
 
 
 def path_text(path: str) -> str:
-    """A connection's path (p2pdurak.net.transport's DIRECT or RELAYED) in plain words."""
-    return _(WEB_PATH_RELAYED) if path == RELAYED else _(WEB_PATH_DIRECT)
+    """A connection's path (p2pdurak.net.transport's DIRECT, HOLE_PUNCHED or RELAYED) in plain words."""
+    if path == RELAYED:
+        return _(WEB_PATH_RELAYED)
+    return _(WEB_PATH_HOLE_PUNCHED) if path == HOLE_PUNCHED else _(WEB_PATH_DIRECT)
 
 
 def page_strings() -> dict[str, str]:

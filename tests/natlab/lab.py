@@ -4,9 +4,10 @@
         |-- router i: outside 203.0.113.(20+i), inside 10.16.i.1, iptables MASQUERADE -- home i: 10.16.i.2
 
 A home reaches the public side through its router, which rewrites the source to its own outside address; nothing
-from outside reaches a home unless the router's connection tracking lets it in (an answer, or a hole punched from
-inside). `random_ports` homes get MASQUERADE --random-fully (a new random outside port for every connection: a
-symmetric mapping no hole punch gets through). Every address exists only inside the namespaces made here: none is
+from outside reaches a home, or gets an answer from its router, unless the router's connection tracking lets it in
+(an answer, or a hole punched from inside: two SYNs that cross, TCP simultaneous open). `random_ports` homes get
+MASQUERADE --random-fully (a new random outside port for every connection: a symmetric mapping no hole punch gets
+through). Every address exists only inside the namespaces made here: none is
 linked to the real machine's interfaces. Needs root, iproute2 and iptables; `skip_reason()` says why not.
 Everything is removed on exit, even on failure.
 """
@@ -112,11 +113,17 @@ def nat_lab(homes: int, *, random_ports: Sequence[int] = ()) -> Iterator[Lab]:
             _run("ip", "netns", "exec", router, "sysctl", "-qw", "net.ipv4.ip_forward=1")
             masquerade = ["-j", "MASQUERADE", *(["--random-fully"] if i in random_ports else [])]
             _run("ip", "netns", "exec", router, "iptables", "-t", "nat", "-A", "POSTROUTING", "-o", "wan", *masquerade)
-            # a home router: out freely, in only what answers a connection from inside
+            # a home router: out freely, in only what answers a connection from inside; what comes unasked from
+            # outside is dropped, also when it is addressed to the router itself (left open, the router's own
+            # stack would answer a SYN to a port it has no mapping for with a RST, and that RST, an answer to the
+            # other home's SYN, would reset the other home's half of a hole punch)
             for rule in (["-i", "lan", "-o", "wan", "-j", "ACCEPT"],
                          ["-m", "conntrack", "--ctstate", "ESTABLISHED,RELATED", "-j", "ACCEPT"],
                          ["-j", "DROP"]):
                 _run("ip", "netns", "exec", router, "iptables", "-A", "FORWARD", *rule)
+            for rule in (["-i", "wan", "-m", "conntrack", "--ctstate", "ESTABLISHED,RELATED", "-j", "ACCEPT"],
+                         ["-i", "wan", "-j", "DROP"]):
+                _run("ip", "netns", "exec", router, "iptables", "-A", "INPUT", *rule)
         yield Lab(public, home_ns, routers)
     finally:
         for ns in reversed(made):

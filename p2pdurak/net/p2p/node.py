@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 
 import multiaddr
@@ -29,9 +30,10 @@ from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
 from p2pdurak.net import messages as m
 from p2pdurak.net.links import MAX_MULTIADDRS, Invite, key_of_peer_id, peer_id_of_key
+from p2pdurak.net.p2p.punch import Punch, is_relayed
 from p2pdurak.net.p2p.quiet import silence_libp2p
 from p2pdurak.net.p2p.stream import P2PListener, P2PStream, connection_path
-from p2pdurak.net.transport import MeshEndpoint, MeshListening
+from p2pdurak.net.transport import HOLE_PUNCHED, RELAYED, MeshEndpoint, MeshListening
 
 PROTOCOL_ID = TProtocol("/p2pdurak/1.0.0")
 INCOMING_BACKLOG = 64  # streams accepted by libp2p and not yet taken by the host or mesh
@@ -41,6 +43,8 @@ GAME_RELAY_LIMITS = RelayLimits(duration=24 * 3600, data=8 * 2**30, max_circuit_
                                 reservation_ttl=3600)
 DIRECT_DIAL_TIMEOUT = 3.0  # a direct address behind someone's NAT never answers: the relay is tried after this
 RESERVE_TIMEOUT = 10.0  # a relay that is connected must grant or refuse a reservation within this
+RELAY_CLOSE_TIMEOUT = 2.0  # closing a relayed connection after a punch (a relay that does not answer)
+PUNCH_WAIT = 30.0  # a relayed link whose other end says nothing for this long gets no punch
 
 
 def circuit_base(address: str) -> str | None:
@@ -69,6 +73,15 @@ class P2PNode:
         self.relay_addrs: list[str] = []  # our circuit addresses on the relays we hold a reservation on
         self._incoming_tx, self._incoming_rx = trio.open_memory_channel[P2PStream](INCOMING_BACKLOG)
         host.set_stream_handler(PROTOCOL_ID, self._on_stream)
+        self.punch = Punch(host, self.is_party)
+        self.punch_wait = PUNCH_WAIT
+        self._upgrading: set[ID] = set()  # peers whose relayed connection a punch was started for
+        self.say: Callable[[str], None] = lambda text: None  # one line per punch we started: how it ended
+
+    def is_party(self, peer: ID) -> bool:
+        """Whether `peer` holds a stream of our protocol with us (a host, a seat: a punch answers nobody else)."""
+        return any(stream.get_protocol() == PROTOCOL_ID for conn in self.host.get_network().get_connections(peer)
+                   for stream in conn.get_streams())
 
     def addrs(self, advertise_ip: str | None = None) -> tuple[str, ...]:
         """Where others reach this node, without the trailing /p2p/ part: listen addresses (a wildcard one with
@@ -94,7 +107,7 @@ class P2PNode:
         except LocalError:
             await stream.reset()  # not an Ed25519 peer: it cannot be a seat or a host of ours
             return
-        wrapped = P2PStream(stream, key, connection_path(stream))
+        wrapped = P2PStream(stream, key, connection_path(stream, self.punch.punched))
         try:
             self._incoming_tx.send_nowait(wrapped)
         except (trio.WouldBlock, trio.ClosedResourceError):
@@ -163,7 +176,31 @@ class P2PNode:
         except (BaseLibp2pError, ValueError, ConnectionError, trio.BrokenResourceError,
                 trio.ClosedResourceError) as exc:
             raise OSError(f"libp2p: {exc or type(exc).__name__}") from exc
-        return P2PStream(stream, key_of_peer_id(peer_id), connection_path(stream))
+        opened = P2PStream(stream, key_of_peer_id(peer_id), connection_path(stream, self.punch.punched))
+        if opened.path == RELAYED and pid not in self._upgrading:
+            self._upgrading.add(pid)
+            self._nursery.start_soon(self._upgrade, pid, opened)
+        return opened
+
+    async def _upgrade(self, pid: ID, link: P2PStream) -> None:
+        """Punch a hole to a peer we reach through a relay (we opened the link, so we start the punch), once the
+        other end has answered on the link (before, it may not count us as a party yet). Once a punched connection
+        is up the relayed ones are closed: the link breaks and its owner (client or mesh) reconnects with its
+        catch-up (SPEC 9.8, 9.11), now over the punched connection. Else the relay keeps carrying it."""
+        with trio.move_on_after(self.punch_wait):
+            await first_set(link.heard, link.closed)
+        if not link.heard.is_set():
+            self._upgrading.discard(pid)  # the link never came up (a seat not in the game yet): the next one punches
+            return
+        if await self.punch.punch(pid):
+            self.say(f"to {pid}: {HOLE_PUNCHED}")
+            for conn in list(self.host.get_network().get_connections(pid)):
+                if is_relayed(conn):
+                    with trio.move_on_after(RELAY_CLOSE_TIMEOUT), contextlib.suppress(
+                            BaseLibp2pError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+                        await conn.close()
+        else:
+            self.say(f"to {pid} failed: the relay carries the link")
 
     async def _connect(self, pid: ID, peer_id: str, addrs: Sequence[str]) -> None:
         direct, circuits = [], []
@@ -190,6 +227,18 @@ class P2PNode:
             except (BaseLibp2pError, OSError, ConnectionError, trio.TooSlowError) as exc:
                 failure = exc
         raise OSError(f"cannot reach {peer_id}: {failure}")
+
+
+async def first_set(*events: trio.Event) -> None:
+    """Return once any of `events` is set."""
+    async with trio.open_nursery() as nursery:
+        for event in events:
+            nursery.start_soon(_wait_then_cancel, event, nursery.cancel_scope)
+
+
+async def _wait_then_cancel(event: trio.Event, scope: trio.CancelScope) -> None:
+    await event.wait()
+    scope.cancel()
 
 
 def _host_for(identity: Identity) -> IHost:
@@ -222,8 +271,9 @@ async def open_p2p_node(
             circuit = CircuitV2Transport(host, protocol, RelayConfig(roles=roles, limits=GAME_RELAY_LIMITS))
             node = P2PNode(host, identity, circuit, nursery, direct_timeout)
             node.advertise_direct = advertise_direct
-            try:
-                yield node
-            finally:
-                node._incoming_tx.close()
-                nursery.cancel_scope.cancel()
+            async with background_trio_service(node.punch):
+                try:
+                    yield node
+                finally:
+                    node._incoming_tx.close()
+                    nursery.cancel_scope.cancel()

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import socket
+from collections.abc import Container
+from typing import Any
 
 import trio
 from libp2p.abc import INetStream
 from libp2p.exceptions import BaseLibp2pError
 from libp2p.network.stream.exceptions import StreamEOF
 
-from p2pdurak.net.transport import DIRECT, RELAYED
+from p2pdurak.net.transport import DIRECT, HOLE_PUNCHED, RELAYED
 
 _FAILURES = (BaseLibp2pError, trio.BrokenResourceError, trio.ClosedResourceError, OSError)
 
@@ -22,9 +24,12 @@ def _transport_addresses(stream: INetStream) -> list[str]:
         return []
 
 
-def connection_path(stream: INetStream) -> str:
-    """relayed when the connection under the stream runs through a circuit relay, else direct."""
-    return RELAYED if any("p2p-circuit" in a for a in _transport_addresses(stream)) else DIRECT
+def connection_path(stream: INetStream, punched: Container[Any] = ()) -> str:
+    """relayed when the connection under the stream runs through a circuit relay; hole-punched when a punch made
+    it (its muxed connection is in `punched`); else direct."""
+    if any("p2p-circuit" in a for a in _transport_addresses(stream)):
+        return RELAYED
+    return HOLE_PUNCHED if stream.muxed_conn in punched else DIRECT
 
 
 def local_ip_towards(stream: INetStream) -> str:
@@ -44,7 +49,8 @@ def local_ip_towards(stream: INetStream) -> str:
 
 class P2PStream(trio.abc.Stream):
     """One libp2p stream. `remote_key` is the Ed25519 key that the remote peer id derives from (Noise proved it);
-    `path` says how the connection runs; `closed` is set once we closed it (the stream handler waits for it)."""
+    `path` says how the connection runs; `closed` is set once we closed it (the stream handler waits for it);
+    `heard` once the other end sent something (the hello's first message: its side of the stream is up)."""
 
     def __init__(self, stream: INetStream, remote_key: bytes, path: str) -> None:
         self._stream = stream
@@ -53,6 +59,7 @@ class P2PStream(trio.abc.Stream):
         self.path = path
         self.local_ip = local_ip_towards(stream)
         self.closed = trio.Event()
+        self.heard = trio.Event()  # the other end sent its first bytes: its side of the stream is up
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         if self.closed.is_set():
@@ -69,11 +76,14 @@ class P2PStream(trio.abc.Stream):
         if self.closed.is_set():
             raise trio.ClosedResourceError("stream closed")
         try:
-            return await self._stream.read(max_bytes or 65536)
+            data = await self._stream.read(max_bytes or 65536)
         except StreamEOF:
             return b""
         except _FAILURES as exc:
             raise trio.BrokenResourceError(str(exc) or type(exc).__name__) from exc
+        if data:
+            self.heard.set()
+        return data
 
     async def aclose(self) -> None:
         if self.closed.is_set():

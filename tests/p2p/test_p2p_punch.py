@@ -1,0 +1,90 @@
+"""The limits around py-libp2p's hole punching (SPEC.md 9.14, R-NET-96), on loopback: which addresses a punch may
+dial, who gets a punch session at all and how many, and the words for a hole-punched path. The punches themselves
+need two NAT routers: tests/natlab."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+pytest.importorskip("libp2p", reason="libp2p is not installed (pip install -e '.[p2p]')")
+
+import multiaddr
+from libp2p.peer.peerinfo import info_from_p2p_addr
+from libp2p.relay.circuit_v2.dcutr import PROTOCOL_ID as DCUTR_PROTOCOL_ID
+from libp2p.relay.circuit_v2.dcutr import read_dcutr_msg
+from libp2p.relay.circuit_v2.pb.dcutr_pb2 import HolePunch
+from libp2p.relay.circuit_v2.utils import write_delimited_msg
+
+from p2pdurak import i18n
+from p2pdurak.crypto.identity import Identity
+from p2pdurak.net.p2p import open_p2p_node
+from p2pdurak.net.p2p.node import P2PNode
+from p2pdurak.net.p2p.punch import MAX_ANSWERED, MAX_PUNCH_ADDRS, punch_addrs
+from p2pdurak.net.transport import DIRECT, HOLE_PUNCHED, RELAYED
+from p2pdurak.randomness import SeededRng
+from p2pdurak.web.texts import path_text
+
+
+def test_a_punch_dials_only_plain_tcp_addresses_of_ordinary_unicast_ips() -> None:
+    """A peer names the addresses its punch is to reach: never a loopback, multicast, broadcast, link-local,
+    reserved or unspecified one (our own machine, or many at once), never a name or a circuit, a few at most."""
+    offered = [
+        "/ip4/127.0.0.1/tcp/4001", "/ip6/::1/tcp/4001", "/ip4/0.0.0.0/tcp/4001", "/ip4/224.0.0.251/tcp/5353",
+        "/ip4/255.255.255.255/tcp/9", "/ip4/169.254.1.1/tcp/9", "/ip4/240.0.0.1/tcp/9", "/dns4/example.org/tcp/9",
+        "/ip4/203.0.113.20/udp/4001/quic-v1",
+        "/ip4/203.0.113.10/tcp/4001/p2p/12D3KooWS1aBhuGHV1ci4R7c6JYo4Wewo6thpHfpD55yNTSG5kRf/p2p-circuit",
+        "/ip4/203.0.113.20/tcp/4001", "/ip4/10.16.1.2/tcp/4002", "/ip6/2001:db8::5/tcp/4003",
+        "/ip4/198.51.100.7/tcp/4004", "/ip4/192.0.2.8/tcp/4005",
+    ]
+    kept = [str(a) for a in punch_addrs([multiaddr.Multiaddr(a) for a in offered])]
+    assert kept == ["/ip4/203.0.113.20/tcp/4001", "/ip4/10.16.1.2/tcp/4002", "/ip6/2001:db8::5/tcp/4003",
+                    "/ip4/198.51.100.7/tcp/4004"]
+    assert len(kept) == MAX_PUNCH_ADDRS
+
+
+async def _session(caller: P2PNode, callee: P2PNode) -> bool:
+    """One DCUtR session opened by `caller`: True if `callee` answered our CONNECT with its own."""
+    connect = HolePunch()
+    connect.type = HolePunch.CONNECT
+    with trio.fail_after(10):
+        stream = await caller.host.new_stream(callee.host.get_id(), [DCUTR_PROTOCOL_ID])
+        try:
+            await write_delimited_msg(stream, connect)
+            answer = await read_dcutr_msg(stream, HolePunch)
+        except Exception:  # reset: no session
+            return False
+        finally:
+            await stream.reset()  # (no SYNC: the callee gives its session up)
+    return answer.type == HolePunch.CONNECT
+
+
+async def test_only_a_party_gets_punch_sessions_and_only_a_few(tmp_path: object) -> None:
+    """A node answers a punch only for a peer that holds a stream of our protocol with it (a stranger cannot make it
+    dial), one session at a time, MAX_ANSWERED while the peer stays connected: a flood of requests is reset."""
+    a_id, b_id = (Identity.generate(SeededRng(seed)) for seed in (b"punch-a", b"punch-b"))
+    async with open_p2p_node(a_id) as a, open_p2p_node(b_id) as b:
+        await b.host.connect(info_from_p2p_addr(multiaddr.Multiaddr(f"{a.addrs()[0]}/p2p/{a.peer_id}")))
+        assert not a.is_party(b.host.get_id())
+        assert not await _session(b, a)  # a stranger: reset
+        link = await b.open_stream(a.peer_id, a.addrs())  # now a party (a direct link: no punch is started)
+        assert link.path == DIRECT
+        incoming = await a.listener().accept()
+        with trio.fail_after(10):
+            while not a.is_party(b.host.get_id()):
+                await trio.sleep(0.01)
+        answered = [await _session(b, a) for _ in range(MAX_ANSWERED + 2)]
+        assert answered == [True] * MAX_ANSWERED + [False, False]
+        await link.aclose()
+        await incoming.aclose()
+
+
+def test_every_path_has_its_own_plain_words() -> None:
+    assert [path_text(p) for p in (DIRECT, HOLE_PUNCHED, RELAYED)] == [
+        "direct", "direct (hole-punched through both routers)", "relayed (through a relay)"]
+    try:
+        i18n.install("de")
+        german = [path_text(p) for p in (DIRECT, HOLE_PUNCHED, RELAYED)]
+    finally:
+        i18n.install("en")
+    assert len(set(german)) == 3 and german[1] == "direkt (per Hole Punching durch beide Router)"
