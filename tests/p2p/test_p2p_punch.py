@@ -19,6 +19,7 @@ from libp2p.relay.circuit_v2.utils import write_delimited_msg
 from p2pdurak import i18n
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.net.p2p import open_p2p_node
+from p2pdurak.net.p2p import punch as punch_module
 from p2pdurak.net.p2p.node import P2PNode
 from p2pdurak.net.p2p.punch import MAX_ANSWERED, MAX_PUNCH_ADDRS, punch_addrs
 from p2pdurak.net.transport import DIRECT, HOLE_PUNCHED, RELAYED
@@ -59,7 +60,7 @@ async def _session(caller: P2PNode, callee: P2PNode) -> bool:
     return answer.type == HolePunch.CONNECT
 
 
-async def test_only_a_party_gets_punch_sessions_and_only_a_few(tmp_path: object) -> None:
+async def test_only_a_party_gets_punch_sessions_and_only_a_few() -> None:
     """A node answers a punch only for a peer that holds a stream of our protocol with it (a stranger cannot make it
     dial), one session at a time, MAX_ANSWERED while the peer stays connected: a flood of requests is reset."""
     a_id, b_id = (Identity.generate(SeededRng(seed)) for seed in (b"punch-a", b"punch-b"))
@@ -75,6 +76,32 @@ async def test_only_a_party_gets_punch_sessions_and_only_a_few(tmp_path: object)
                 await trio.sleep(0.01)
         answered = [await _session(b, a) for _ in range(MAX_ANSWERED + 2)]
         assert answered == [True] * MAX_ANSWERED + [False, False]
+        await link.aclose()
+        await incoming.aclose()
+
+
+async def test_a_punch_session_that_hangs_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A party that sends CONNECT and then nothing (no SYNC) holds the callee's session for that peer only until
+    PUNCH_TIMEOUT (shortened here): then the callee answers again (the one-at-a-time limit is not held for ever)."""
+    monkeypatch.setattr(punch_module, "PUNCH_TIMEOUT", 0.5)
+    a_id, b_id = (Identity.generate(SeededRng(seed)) for seed in (b"hang-a", b"hang-b"))
+    async with open_p2p_node(a_id) as a, open_p2p_node(b_id) as b:
+        link = await b.open_stream(a.peer_id, a.addrs())
+        incoming = await a.listener().accept()
+        with trio.fail_after(10):
+            while not a.is_party(b.host.get_id()):
+                await trio.sleep(0.01)
+        connect = HolePunch()
+        connect.type = HolePunch.CONNECT
+        hanging = await b.host.new_stream(a.host.get_id(), [DCUTR_PROTOCOL_ID])
+        await write_delimited_msg(hanging, connect)
+        assert (await read_dcutr_msg(hanging, HolePunch)).type == HolePunch.CONNECT  # and we never send SYNC
+        assert not await _session(b, a)  # one at a time: the hanging session holds the peer's slot
+        with trio.fail_after(10):
+            while b.host.get_id() in a.punch._in_progress:
+                await trio.sleep(0.05)
+        assert await _session(b, a)  # given up after the time-out: answered again
+        await hanging.reset()
         await link.aclose()
         await incoming.aclose()
 
