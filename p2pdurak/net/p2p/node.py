@@ -71,6 +71,7 @@ class P2PNode:
         self.advertise_direct = True  # False: only relay circuits are given out (a node known to sit behind a NAT)
         self.peer_id = peer_id_of_key(identity.public)
         self.relay_addrs: list[str] = []  # our circuit addresses on the relays we hold a reservation on
+        self._silent: set[str] = set()  # direct addresses whose dial timed out (no answer at all, not a refusal)
         self._incoming_tx, self._incoming_rx = trio.open_memory_channel[P2PStream](INCOMING_BACKLOG)
         host.set_stream_handler(PROTOCOL_ID, self._on_stream)
         self.punch = Punch(host, self.is_party)
@@ -140,28 +141,48 @@ class P2PNode:
     async def reserve(self, relay: str) -> bool:
         """Hold a reservation on the relay at `relay` (a multiaddr ending in /p2p/RELAY-ID), so that others reach
         us through it; our circuit address there joins addrs(). False if the relay refused or did not answer."""
+        circuit = await self._reservation(relay)
+        if circuit is not None:
+            self.relay_addrs.append(circuit)
+        return circuit is not None
+
+    async def _reservation(self, relay: str) -> str | None:
+        """Our circuit address on `relay` once it granted a reservation; None if it refused or did not answer (a
+        direct address that did not answer at all is remembered as silent: see _connect)."""
+        base = relay.split("/p2p/")[0]
         try:
             info = info_from_p2p_addr(multiaddr.Multiaddr(relay))
-            with trio.fail_after(self.direct_timeout):
-                await self.host.connect(info)
+            try:
+                with trio.fail_after(self.direct_timeout):
+                    await self.host.connect(info)
+            except trio.TooSlowError:
+                self._silent.add(base)
+                raise
             with trio.fail_after(RESERVE_TIMEOUT):
                 stream = await self.host.new_stream(info.peer_id, [HOP_PROTOCOL_ID])
                 reserved = await self.circuit.reserve(stream, info.peer_id, self._nursery)
         except (BaseLibp2pError, ValueError, OSError, trio.TooSlowError, trio.BrokenResourceError,
                 multiaddr.exceptions.Error):
-            return False
-        if reserved:
-            base = relay.split("/p2p/")[0]
-            self.relay_addrs.append(f"{base}/p2p/{info.peer_id}/p2p-circuit")
-        return reserved
+            return None
+        return f"{base}/p2p/{info.peer_id}/p2p-circuit" if reserved else None
 
     async def reserve_for(self, invite: Invite) -> None:
         """A seat behind a NAT is reached through relays only: hold a reservation on each relay of the invite and
-        on the host's own node (a host is its table's relay), wherever it answers."""
+        on the host's own node (a host is its table's relay), wherever it answers. All are tried at once (a host's
+        LAN address, unreachable from another home, costs its dial time-out once, not once per address); the
+        circuits are kept in the invite's order."""
         relays = [base for a in invite.multiaddrs if (base := circuit_base(a)) is not None]
         relays += [f"{a}/p2p/{invite.peer_id}" for a in invite.multiaddrs if circuit_base(a) is None]
-        for relay in dict.fromkeys(relays):
-            await self.reserve(relay.removesuffix("/p2p-circuit"))
+        wanted = [relay.removesuffix("/p2p-circuit") for relay in dict.fromkeys(relays)]
+        got: list[str | None] = [None] * len(wanted)
+
+        async def one(i: int, relay: str) -> None:
+            got[i] = await self._reservation(relay)
+
+        async with trio.open_nursery() as nursery:
+            for i, relay in enumerate(wanted):
+                nursery.start_soon(one, i, relay)
+        self.relay_addrs.extend(circuit for circuit in got if circuit is not None)
 
     # ----------------------------------------------------------------- dialing
 
@@ -212,14 +233,18 @@ class P2PNode:
                     circuits.append(multiaddr.Multiaddr(f"{text}/p2p/{peer_id}"))
             except (ValueError, BaseLibp2pError, multiaddr.exceptions.Error):
                 continue
+        if circuits:  # a direct address that never answered (a host's LAN address seen from another home) is not
+            direct = [a for a in direct if str(a) not in self._silent]  # waited on again while a relay reaches it
         failure: Exception = OSError("no usable address")
         if direct:
-            with trio.move_on_after(self.direct_timeout):
+            with trio.move_on_after(self.direct_timeout) as waited:
                 try:
                     await self.host.connect(PeerInfo(pid, direct))
                     return
                 except (BaseLibp2pError, OSError) as exc:
                     failure = exc
+            if waited.cancelled_caught:
+                self._silent.update(str(a) for a in direct)
         for circuit in circuits:
             try:
                 await self.circuit.dial(circuit)
