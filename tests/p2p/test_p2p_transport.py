@@ -58,6 +58,26 @@ async def test_p2p_node_peer_id_is_the_roster_key_and_noise_is_the_only_security
             assert not isinstance(caught.value, trio.TooSlowError)  # refused, not merely slow
 
 
+class _BodyError(Exception):
+    """Raised inside a node's `async with` block: it must come out as itself."""
+
+
+async def test_p2p_node_lets_an_error_raised_in_its_block_out_as_itself() -> None:
+    """An assert that fails inside `async with open_p2p_node(...)` must fail the test: the node's closing (which
+    cancels its tasks) neither swallows the error nor wraps it in exception groups, alone or nested."""
+    first, second = (Identity.generate(SeededRng(s)) for s in (b"body-1", b"body-2"))
+    with pytest.raises(_BodyError, match="lone"):
+        async with open_p2p_node(first):
+            raise _BodyError("lone")
+    with pytest.raises(_BodyError, match="nested"):
+        async with open_p2p_node(first) as a, open_p2p_node(second) as b:
+            await b.open_stream(a.peer_id, a.addrs())  # tasks running in both nodes
+            raise _BodyError("nested")
+    with pytest.raises(AssertionError):
+        async with open_p2p_node(first):
+            raise AssertionError
+
+
 class _Lobby:
     """A host app that is never asked for more than the lobby (the hello fails before)."""
 

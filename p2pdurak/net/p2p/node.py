@@ -288,17 +288,35 @@ async def open_p2p_node(
     except (ValueError, multiaddr.exceptions.Error) as exc:
         raise LocalError("bad-multiaddr", f"cannot listen on {list(listen)}: {exc}") from exc
     roles = RelayRole.STOP | RelayRole.CLIENT | (RelayRole.HOP if relay else RelayRole(0))
-    async with host.run(listen_addrs=listen_addrs), trio.open_nursery() as nursery:
-        protocol = CircuitV2Protocol(host, limits=GAME_RELAY_LIMITS, allow_hop=relay)
-        host.set_stream_handler(HOP_PROTOCOL_ID, protocol._handle_hop_stream)
-        host.set_stream_handler(STOP_PROTOCOL_ID, protocol._handle_stop_stream)
-        async with background_trio_service(protocol):
+    lone: BaseException | None = None
+    try:
+        async with host.run(listen_addrs=listen_addrs), trio.open_nursery() as nursery:
+            protocol = CircuitV2Protocol(host, limits=GAME_RELAY_LIMITS, allow_hop=relay)
+            host.set_stream_handler(HOP_PROTOCOL_ID, protocol._handle_hop_stream)
+            host.set_stream_handler(STOP_PROTOCOL_ID, protocol._handle_stop_stream)
             circuit = CircuitV2Transport(host, protocol, RelayConfig(roles=roles, limits=GAME_RELAY_LIMITS))
             node = P2PNode(host, identity, circuit, nursery, direct_timeout)
             node.advertise_direct = advertise_direct
-            async with background_trio_service(node.punch):
-                try:
+            # The node's own tasks are cancelled only once both services have stopped: cancelled earlier, the
+            # services' stop would raise Cancelled over an error of the block, and this nursery would absorb it.
+            try:
+                async with background_trio_service(protocol), background_trio_service(node.punch):
                     yield node
-                finally:
-                    node._incoming_tx.close()
-                    nursery.cancel_scope.cancel()
+            finally:
+                node._incoming_tx.close()
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        lone = lone_exception(group)
+        if lone is group:
+            raise
+    if lone is not None:
+        raise lone  # here, outside the except: its own __context__ is kept, not replaced by the group
+
+
+def lone_exception(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The one exception that nested nurseries wrapped in groups of one (an error of the caller's block comes out
+    as itself); a group that holds more than one is returned as it is."""
+    found: BaseException = group
+    while isinstance(found, BaseExceptionGroup) and len(found.exceptions) == 1:
+        found = found.exceptions[0]
+    return found
