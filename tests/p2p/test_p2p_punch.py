@@ -129,3 +129,44 @@ def test_every_path_has_its_own_plain_words() -> None:
     finally:
         i18n.install("en")
     assert len(set(german)) == 3 and german[1] == "direkt (per Hole Punching durch beide Router)"
+
+
+async def test_a_party_cannot_make_a_punch_dial_more_than_a_few_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hostile party (a seat, a host, or anyone that opened our protocol's stream) announces hundreds of other
+    machines' addresses through identify (py-libp2p keeps up to 1000 for it) and then sends CONNECT and SYNC: the
+    answering node dials at most MAX_PUNCH_ADDRS addresses, the CONNECT's first, not every address it holds for the
+    peer (one SYNC would be thousands of SYNs at victims). The dials are recorded here, none is made."""
+    monkeypatch.setattr(punch_module, "PUNCH_TIMEOUT", 1.0)
+    a_id, b_id, r_id = (Identity.generate(SeededRng(seed)) for seed in (b"amp-a", b"amp-b", b"amp-r"))
+    async with open_p2p_node(a_id) as a, open_p2p_node(b_id) as b, open_p2p_node(r_id) as relay:
+        await _through_relay(a, b, relay)
+        link, incoming = await _become_party(a, b)
+        dialled: list[str] = []
+
+        async def record(addr: multiaddr.Multiaddr, *args: object) -> None:
+            dialled.append(str(addr).split("/p2p/")[0])
+            raise OSError("recorded, not dialled")
+
+        network = a.host.get_network()
+        monkeypatch.setattr(network, "dial_addr", record)
+        monkeypatch.setattr(network, "dial_addr_as_responder", record)
+        victims = [multiaddr.Multiaddr(f"/ip4/198.51.{i // 250}.{i % 250 + 1}/tcp/80") for i in range(300)]
+        a.host.get_peerstore().add_addrs(b.host.get_id(), victims, 600)  # as identify stores a peer's listen addrs
+        offered = ["/ip4/203.0.113.1/tcp/4001", "/ip4/203.0.113.2/tcp/4001"]
+        connect = HolePunch()
+        connect.type = HolePunch.CONNECT
+        connect.ObsAddrs.extend(multiaddr.Multiaddr(o).to_bytes() for o in offered)
+        sync = HolePunch()
+        sync.type = HolePunch.SYNC
+        with trio.fail_after(10):
+            session = await b.host.new_stream(a.host.get_id(), [DCUTR_PROTOCOL_ID])
+            await write_delimited_msg(session, connect)
+            assert (await read_dcutr_msg(session, HolePunch)).type == HolePunch.CONNECT
+            await write_delimited_msg(session, sync)
+            while not dialled or b.host.get_id() in a.punch._in_progress:
+                await trio.sleep(0.05)
+        assert set(offered) <= set(dialled)
+        assert len(set(dialled)) <= MAX_PUNCH_ADDRS
+        await session.reset()
+        await link.reset()
+        await incoming.aclose()

@@ -48,6 +48,19 @@ def punch_addrs(addresses: Sequence[multiaddr.Multiaddr]) -> list[multiaddr.Mult
     return [a for a in addresses if dialable(a)][:MAX_PUNCH_ADDRS]
 
 
+def _bare_unique(addresses: Sequence[multiaddr.Multiaddr]) -> list[multiaddr.Multiaddr]:
+    """`addresses` without a /p2p/ suffix, each once, in order; circuits are dropped (their head is the relay's)."""
+    bare: dict[str, multiaddr.Multiaddr] = {}
+    for address in addresses:
+        text = str(address).split("/p2p/")[0]
+        if "/p2p-circuit" not in str(address) and text not in bare:
+            try:
+                bare[text] = multiaddr.Multiaddr(text)
+            except (ValueError, multiaddr.exceptions.Error):
+                continue
+    return list(bare.values())
+
+
 class Punch(DCUtRProtocol):
     """DCUtR with our limits. `is_party(peer)` says whether a peer holds a stream of our protocol with us."""
 
@@ -58,6 +71,7 @@ class Punch(DCUtRProtocol):
         self.punching: set[ID] = set()  # peers a punch is dialling now
         self.punched: weakref.WeakSet[Any] = weakref.WeakSet()  # muxed connections a punch made
         self._answered: dict[ID, int] = {}
+        self._may_dial: dict[ID, set[str]] = {}  # per peer being punched: the addresses its punch may dial
         host.get_network().register_notifee(_Marker(self))
 
     async def _auto_drive_loop(self) -> None:
@@ -84,16 +98,20 @@ class Punch(DCUtRProtocol):
 
     async def _perform_hole_punch(self, peer_id: ID, addrs: list[multiaddr.Multiaddr],
                                   as_responder: bool = False) -> bool:
+        # py-libp2p adds every address it holds for the peer (identify keeps up to 1000 the peer announced) to
+        # those of its CONNECT and dials them all, three rounds: a few in all, the CONNECT's first.
+        held = self.host.get_peerstore().addrs(peer_id)
+        self._may_dial[peer_id] = {str(a) for a in punch_addrs(_bare_unique([*addrs, *held]))}
         self.punching.add(peer_id)
         try:
             return await super()._perform_hole_punch(peer_id, punch_addrs(addrs), as_responder)
         finally:
             self.punching.discard(peer_id)
+            self._may_dial.pop(peer_id, None)
 
     async def _dial_peer(self, peer_id: ID, addr: multiaddr.Multiaddr, source: tuple[str, int] | None = None,
                          as_responder: bool = False) -> None:
-        # py-libp2p adds the peer's addresses from its peerstore (what it announced) to those of its CONNECT
-        if dialable(multiaddr.Multiaddr(str(addr).split("/p2p/")[0])):
+        if str(addr).split("/p2p/")[0] in self._may_dial.get(peer_id, ()):
             await super()._dial_peer(peer_id, addr, source, as_responder)
 
     def on_peer_disconnected(self, peer_id: ID) -> None:
