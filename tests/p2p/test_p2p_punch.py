@@ -16,6 +16,7 @@ from libp2p.relay.circuit_v2.dcutr import PROTOCOL_ID as DCUTR_PROTOCOL_ID
 from libp2p.relay.circuit_v2.dcutr import read_dcutr_msg
 from libp2p.relay.circuit_v2.pb.dcutr_pb2 import HolePunch
 from libp2p.relay.circuit_v2.utils import write_delimited_msg
+from libp2p.utils.varint import encode_varint_prefixed
 
 from p2pdurak import i18n
 from p2pdurak.crypto.identity import Identity
@@ -167,6 +168,80 @@ async def test_a_party_cannot_make_a_punch_dial_more_than_a_few_addresses(monkey
                 await trio.sleep(0.05)
         assert set(offered) <= set(dialled)
         assert len(set(dialled)) <= MAX_PUNCH_ADDRS
+        await session.reset()
+        await link.reset()
+        await incoming.aclose()
+
+
+async def test_malformed_out_of_order_and_oversized_punch_messages_end_their_session_only() -> None:
+    """A party sends garbage, a SYNC before any CONNECT, and a message that says it is 1 MiB long: each session
+    ends at once (not after a time-out), nothing of the node breaks, and the game's stream still carries bytes."""
+    a_id, b_id, r_id = (Identity.generate(SeededRng(seed)) for seed in (b"bad-a", b"bad-b", b"bad-r"))
+    async with open_p2p_node(a_id) as a, open_p2p_node(b_id) as b, open_p2p_node(r_id) as relay:
+        await _through_relay(a, b, relay)
+        link, incoming = await _become_party(a, b)
+        sync_first = HolePunch()
+        sync_first.type = HolePunch.SYNC
+        oversized = b"\x80\x80\x40" + bytes(1000)  # varint 1 MiB, then far less
+        for payload in (b"\x05\xff\xff\xff\xff\xff", encode_varint_prefixed(sync_first.SerializeToString()), oversized):
+            with trio.fail_after(5):  # well under EXCHANGE_TIMEOUT: the session ends because of what it read
+                session = await b.host.new_stream(a.host.get_id(), [DCUTR_PROTOCOL_ID])
+                await session.write(payload)
+                try:
+                    answer: HolePunch | None = await read_dcutr_msg(session, HolePunch)
+                except Exception:  # closed or reset: either ends the session
+                    answer = None
+                assert answer is None
+                while b.host.get_id() in a.punch._in_progress:
+                    await trio.sleep(0.02)
+            await session.reset()
+        await link.write(b"still here")
+        with trio.fail_after(5):
+            assert await incoming.receive_some(100) == b"still here"
+        await link.reset()
+        await incoming.aclose()
+
+
+async def test_a_third_machine_that_answers_the_punch_gets_no_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The address a punch dials is answered by a third node c (another machine at the address a peer named, or
+    one that won the race to answer the SYN): Noise shows c's key, not the peer's, so the connection is closed; the
+    peer's link stays relayed and nothing is marked hole-punched. (Loopback is let through for c's address only.)"""
+    monkeypatch.setattr(punch_module, "PUNCH_TIMEOUT", 2.0)
+    ids = (Identity.generate(SeededRng(seed)) for seed in (b"hijack-a", b"hijack-b", b"hijack-r", b"hijack-c"))
+    async with open_p2p_node(next(ids)) as a, open_p2p_node(next(ids)) as b, open_p2p_node(next(ids)) as relay, \
+            open_p2p_node(next(ids)) as c:
+        await _through_relay(a, b, relay)
+        link, incoming = await _become_party(a, b)
+        c_addr = c.addrs()[0]
+        real_dialable = punch_module.dialable
+        monkeypatch.setattr(punch_module, "dialable", lambda addr: str(addr) == c_addr or real_dialable(addr))
+        network = a.host.get_network()
+        real_dial, attempted = network.dial_addr, []
+
+        async def dial(addr: multiaddr.Multiaddr, *args: object) -> object:
+            attempted.append(str(addr).split("/p2p/")[0])
+            return await real_dial(addr, *args)
+
+        monkeypatch.setattr(network, "dial_addr", dial)
+        connect = HolePunch()
+        connect.type = HolePunch.CONNECT
+        connect.ObsAddrs.append(multiaddr.Multiaddr(c_addr).to_bytes())
+        sync = HolePunch()
+        sync.type = HolePunch.SYNC
+        with trio.fail_after(10):
+            session = await b.host.new_stream(a.host.get_id(), [DCUTR_PROTOCOL_ID])
+            await write_delimited_msg(session, connect)
+            assert (await read_dcutr_msg(session, HolePunch)).type == HolePunch.CONNECT
+            await write_delimited_msg(session, sync)
+            while not attempted or b.host.get_id() in a.punch._in_progress:
+                await trio.sleep(0.05)
+        assert attempted == [c_addr] * len(attempted)  # c was reached (and only c)
+        to_b = network.get_connections(b.host.get_id())
+        assert to_b and all(is_relayed(conn) for conn in to_b)
+        assert not any(conn.muxed_conn in a.punch.punched for conn in network.get_connections(c.host.get_id()))
+        assert len(a.punch.punched) == 0
+        again = await b.open_stream(a.peer_id, [])  # b's next stream to a: still over the relay
+        assert again.path == RELAYED
         await session.reset()
         await link.reset()
         await incoming.aclose()
