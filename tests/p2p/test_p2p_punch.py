@@ -245,3 +245,36 @@ async def test_a_third_machine_that_answers_the_punch_gets_no_connection(monkeyp
         await session.reset()
         await link.reset()
         await incoming.aclose()
+
+
+async def test_sessions_opened_at_once_are_answered_one_at_a_time() -> None:
+    """A party opens MAX_ANSWERED sessions at the same moment and sends CONNECT on each: only one is answered while
+    it runs (one session per peer at a time holds for sessions that race, not only for those that follow)."""
+    a_id, b_id, r_id = (Identity.generate(SeededRng(seed)) for seed in (b"race-a", b"race-b", b"race-r"))
+    async with open_p2p_node(a_id) as a, open_p2p_node(b_id) as b, open_p2p_node(r_id) as relay:
+        await _through_relay(a, b, relay)
+        link, incoming = await _become_party(a, b)
+        connect = HolePunch()
+        connect.type = HolePunch.CONNECT
+        sessions = []
+        with trio.fail_after(10):
+            for _ in range(MAX_ANSWERED):
+                sessions.append(await b.host.new_stream(a.host.get_id(), [DCUTR_PROTOCOL_ID]))
+        answered = []
+
+        async def ask(session: INetStream) -> None:
+            try:
+                await write_delimited_msg(session, connect)
+                answered.append((await read_dcutr_msg(session, HolePunch)).type == HolePunch.CONNECT)
+            except Exception:
+                answered.append(False)
+
+        with trio.fail_after(10):
+            async with trio.open_nursery() as nursery:
+                for session in sessions:
+                    nursery.start_soon(ask, session)
+        assert sorted(answered) == [False] * (MAX_ANSWERED - 1) + [True]
+        for session in sessions:
+            await session.reset()
+        await link.reset()
+        await incoming.aclose()
