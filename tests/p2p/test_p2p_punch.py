@@ -205,7 +205,9 @@ async def test_malformed_out_of_order_and_oversized_punch_messages_end_their_ses
 async def test_a_third_machine_that_answers_the_punch_gets_no_connection(monkeypatch: pytest.MonkeyPatch) -> None:
     """The address a punch dials is answered by a third node c (another machine at the address a peer named, or
     one that won the race to answer the SYN): Noise shows c's key, not the peer's, so the connection is closed; the
-    peer's link stays relayed and nothing is marked hole-punched. (Loopback is let through for c's address only.)"""
+    peer's link stays relayed and nothing is marked hole-punched. c may be a node we hold a connection to already
+    (the relay, the host): with one connection per peer, libp2p would trim the older one if the new one were
+    registered; it is not, and our own link to c goes on. (Loopback is let through for c's address only.)"""
     monkeypatch.setattr(punch_module, "PUNCH_TIMEOUT", 2.0)
     ids = (Identity.generate(SeededRng(seed)) for seed in (b"hijack-a", b"hijack-b", b"hijack-r", b"hijack-c"))
     async with open_p2p_node(next(ids)) as a, open_p2p_node(next(ids)) as b, open_p2p_node(next(ids)) as relay, \
@@ -213,6 +215,9 @@ async def test_a_third_machine_that_answers_the_punch_gets_no_connection(monkeyp
         await _through_relay(a, b, relay)
         link, incoming = await _become_party(a, b)
         c_addr = c.addrs()[0]
+        c_link = await a.open_stream(c.peer_id, [c_addr])
+        c_incoming = await c.listener().accept()
+        c_connection = a.host.get_network().get_connections(c.host.get_id())
         real_dialable = punch_module.dialable
         monkeypatch.setattr(punch_module, "dialable", lambda addr: str(addr) == c_addr or real_dialable(addr))
         network = a.host.get_network()
@@ -240,6 +245,10 @@ async def test_a_third_machine_that_answers_the_punch_gets_no_connection(monkeyp
         assert to_b and all(is_relayed(conn) for conn in to_b)
         assert not any(conn.muxed_conn in a.punch.punched for conn in network.get_connections(c.host.get_id()))
         assert len(a.punch.punched) == 0
+        assert network.get_connections(c.host.get_id()) == c_connection
+        await c_link.send_all(b"still here")
+        with trio.fail_after(5):
+            assert await c_incoming.receive_some(100) == b"still here"
         again = await b.open_stream(a.peer_id, [])  # b's next stream to a: still over the relay
         assert again.path == RELAYED
         await session.reset()
