@@ -287,3 +287,33 @@ async def test_sessions_opened_at_once_are_answered_one_at_a_time() -> None:
             await session.reset()
         await link.reset()
         await incoming.aclose()
+
+
+@pytest.mark.parametrize("answer", [b"\x05\xff\xff\xff\xff\xff", b"\x80\x80\x40" + bytes(100), b"\x03\x08\xac\x02", b""],
+                         ids=["garbage", "oversized", "sync-not-connect", "silence"])
+async def test_a_peer_that_answers_a_punch_badly_leaves_the_relay_carrying_the_link(
+        monkeypatch: pytest.MonkeyPatch, answer: bytes) -> None:
+    """The starter's side: the peer answers our CONNECT with garbage, a message that says it is 1 MiB long, a SYNC,
+    or nothing at all. The punch says it failed (no exception reaches the node's tasks) within PUNCH_TIMEOUT
+    (shortened here), nothing is marked hole-punched, and the relayed link goes on carrying bytes."""
+    monkeypatch.setattr(punch_module, "PUNCH_TIMEOUT", 1.0)
+    a_id, b_id, r_id = (Identity.generate(SeededRng(seed)) for seed in (b"ans-a", b"ans-b", b"ans-r"))
+    async with open_p2p_node(a_id) as a, open_p2p_node(b_id) as b, open_p2p_node(r_id) as relay:
+        await _through_relay(a, b, relay)
+        link, incoming = await _become_party(a, b)
+
+        async def hostile(stream: INetStream) -> None:
+            await read_dcutr_msg(stream, HolePunch)  # our CONNECT
+            if answer:
+                await stream.write(answer)
+            await trio.sleep_forever()  # (cancelled when the node closes)
+
+        a.host.set_stream_handler(DCUTR_PROTOCOL_ID, hostile)
+        with trio.fail_after(5):
+            assert not await b.punch.punch(a.host.get_id())
+        assert a.host.get_id() not in b.punch._in_progress and len(b.punch.punched) == 0
+        await link.write(b"still relayed")
+        with trio.fail_after(5):
+            assert await incoming.receive_some(100) == b"still relayed"
+        await link.reset()
+        await incoming.aclose()
