@@ -26,6 +26,9 @@ PY = [sys.executable, "-m", "p2pdurak"]
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def ended_by_the_rules(output: str) -> bool:
+    """The game's result line: a durak, or a draw (a legal end; which one depends on how the bots' moves raced)."""
+    return "result: the durak is" in output or "result: a draw" in output
 
 
 def _env() -> dict[str, str]:
@@ -167,7 +170,7 @@ def test_lan_join_without_a_link_lists_the_table_and_plays(lan3: Lan, tmp_path: 
 
         for joiner in (second, first):
             assert joiner.finish(180) == 0, joiner.output
-            assert "INVALID" not in joiner.output and "result: the durak is" in joiner.output, joiner.output
+            assert "INVALID" not in joiner.output and ended_by_the_rules(joiner.output), joiner.output
             assert "Traceback" not in joiner.output, joiner.output
         for label in BAD:  # every malformed announcement was seen and skipped, with its reason
             assert re.search(rf"skipped 'bad-{label}\._p2pdurak\._tcp\.local\.': \S+", first.output), label
@@ -198,7 +201,7 @@ def test_lan_join_without_a_link_finds_a_libp2p_table(lan2: Lan, tmp_path: Path)
         joiner.send("1")
         joiner.wait_for(rf"^joining peer {link[len('durak+p2p://'):].split('/')[0]} as ")
         assert joiner.finish(180) == 0, joiner.output
-        assert "result: the durak is" in joiner.output and "links: host direct" in joiner.output, joiner.output
+        assert ended_by_the_rules(joiner.output) and "links: host direct" in joiner.output, joiner.output
         assert "Traceback" not in joiner.output, joiner.output
         assert host.finish(60) == 0, host.output
         assert "[host] links: seat 1 direct" in host.output, host.output

@@ -168,20 +168,25 @@ class P2PNode:
 
     async def reserve_for(self, invite: Invite) -> None:
         """A seat behind a NAT is reached through relays only: hold a reservation on each relay of the invite and
-        on the host's own node (a host is its table's relay), wherever it answers. All are tried at once (a host's
-        LAN address, unreachable from another home, costs its dial time-out once, not once per address); the
-        circuits are kept in the invite's order."""
+        on the host's own node (a host is its table's relay), wherever it answers. Different relays are asked at
+        once (a host's LAN address, unreachable from another home, then costs its dial time-out while the others
+        answer, not before them); the addresses of one relay in turn, as two dials to one peer at once would race
+        for its one connection. The circuits are kept in the invite's order."""
         relays = [base for a in invite.multiaddrs if (base := circuit_base(a)) is not None]
         relays += [f"{a}/p2p/{invite.peer_id}" for a in invite.multiaddrs if circuit_base(a) is None]
         wanted = [relay.removesuffix("/p2p-circuit") for relay in dict.fromkeys(relays)]
+        by_peer: dict[str, list[int]] = {}
+        for i, relay in enumerate(wanted):
+            by_peer.setdefault(relay.rsplit("/p2p/", 1)[-1], []).append(i)
         got: list[str | None] = [None] * len(wanted)
 
-        async def one(i: int, relay: str) -> None:
-            got[i] = await self._reservation(relay)
+        async def in_turn(indices: list[int]) -> None:
+            for i in indices:
+                got[i] = await self._reservation(wanted[i])
 
         async with trio.open_nursery() as nursery:
-            for i, relay in enumerate(wanted):
-                nursery.start_soon(one, i, relay)
+            for indices in by_peer.values():
+                nursery.start_soon(in_turn, indices)
         self.relay_addrs.extend(circuit for circuit in got if circuit is not None)
 
     # ----------------------------------------------------------------- dialing
