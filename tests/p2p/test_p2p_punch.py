@@ -4,6 +4,8 @@ need two NAT routers: tests/natlab."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import trio
 
@@ -225,7 +227,7 @@ async def test_a_third_machine_that_answers_the_punch_gets_no_connection(monkeyp
         network = a.host.get_network()
         real_dial, attempted = network.dial_addr, []
 
-        async def dial(addr: multiaddr.Multiaddr, *args: object) -> object:
+        async def dial(addr: multiaddr.Multiaddr, *args: Any) -> Any:
             attempted.append(str(addr).split("/p2p/")[0])
             return await real_dial(addr, *args)
 
