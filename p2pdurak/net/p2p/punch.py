@@ -19,6 +19,7 @@ import multiaddr
 import trio
 from libp2p.abc import IHost, INetConn, INetStream, INetwork, INotifee
 from libp2p.peer.id import ID
+from libp2p.peer.peerstore import PeerStoreError
 from libp2p.relay.circuit_v2.dcutr import DCUtRProtocol
 
 MAX_PUNCH_ADDRS = 4  # addresses of a peer's CONNECT that are dialled (a home has one router address)
@@ -100,7 +101,10 @@ class Punch(DCUtRProtocol):
                                   as_responder: bool = False) -> bool:
         # py-libp2p adds every address it holds for the peer (identify keeps up to 1000 the peer announced) to
         # those of its CONNECT and dials them all, three rounds: a few in all, the CONNECT's first.
-        held = self.host.get_peerstore().addrs(peer_id)
+        try:
+            held = self.host.get_peerstore().addrs(peer_id)
+        except PeerStoreError:  # none held (or they expired): the CONNECT's only
+            held = []
         self._may_dial[peer_id] = {str(a) for a in punch_addrs(_bare_unique([*addrs, *held]))}
         self.punching.add(peer_id)
         try:
