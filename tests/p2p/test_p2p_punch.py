@@ -322,3 +322,33 @@ async def test_a_peer_that_answers_a_punch_badly_leaves_the_relay_carrying_the_l
             assert await incoming.receive_some(100) == b"still relayed"
         await link.reset()
         await incoming.aclose()
+
+
+async def test_punch_sessions_from_all_peers_together_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Peer ids cost nothing and each new connection gets MAX_ANSWERED more sessions: a flood from many parties
+    would make a node dial for all of them at once. A node answers at most MAX_SESSIONS at once from all peers
+    together (1 here): while b's session runs, c is reset; once b's ends, c is answered."""
+    monkeypatch.setattr(punch_module, "MAX_SESSIONS", 1)
+    ids = (Identity.generate(SeededRng(seed)) for seed in (b"cap-a", b"cap-b", b"cap-r", b"cap-c"))
+    async with open_p2p_node(next(ids)) as a, open_p2p_node(next(ids)) as b, open_p2p_node(next(ids)) as relay, \
+            open_p2p_node(next(ids)) as c:
+        await _through_relay(a, b, relay)
+        await c.circuit.dial(multiaddr.Multiaddr(f"{a.relay_addrs[0]}/p2p/{a.peer_id}"))
+        b_link, b_incoming = await _become_party(a, b)
+        c_link, c_incoming = await _become_party(a, c)
+        connect = HolePunch()
+        connect.type = HolePunch.CONNECT
+        with trio.fail_after(10):
+            hanging = await b.host.new_stream(a.host.get_id(), [DCUTR_PROTOCOL_ID])
+            await write_delimited_msg(hanging, connect)
+            assert (await read_dcutr_msg(hanging, HolePunch)).type == HolePunch.CONNECT  # and no SYNC: it runs on
+        assert not await _session(c, a)
+        await hanging.reset()
+        with trio.fail_after(10):
+            while b.host.get_id() in a.punch._in_progress:
+                await trio.sleep(0.02)
+        assert await _session(c, a)
+        for link in (b_link, c_link):
+            await link.reset()
+        for incoming in (b_incoming, c_incoming):
+            await incoming.aclose()

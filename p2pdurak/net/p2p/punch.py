@@ -3,8 +3,9 @@
 py-libp2p 0.8.1 does the punch itself (the CONNECT/SYNC exchange over the relayed connection, the round-trip
 timing, TCP simultaneous open dialled from the listen port with SO_REUSEPORT, the Noise roles fixed by the
 exchange). Around it this module adds only limits: no punch starts by itself (the node starts one per relayed
-link it dials), a peer gets at most one session at a time and a few per connection, only a peer that holds a
-stream of our protocol is answered, and only plain TCP addresses of ordinary unicast IPs are dialled, a few at most.
+link it dials), a peer gets at most one session at a time and a few per connection (all peers together a few at
+once), only a peer that holds a stream of our protocol is answered, and only plain TCP addresses of ordinary
+unicast IPs are dialled, a few at most.
 It also tells which connections a punch made, so that their streams say `hole-punched`.
 """
 
@@ -24,6 +25,7 @@ from libp2p.relay.circuit_v2.dcutr import DCUtRProtocol
 
 MAX_PUNCH_ADDRS = 4  # addresses of a peer's CONNECT that are dialled (a home has one router address)
 MAX_ANSWERED = 3  # punch sessions answered per peer while it stays connected (py-libp2p tries 3 rounds at most)
+MAX_SESSIONS = 8  # punch sessions answered at once from all peers together (peer ids cost nothing)
 EXCHANGE_TIMEOUT = 10  # seconds for each CONNECT or SYNC message
 DIAL_TIMEOUT = 5  # seconds for each hole-punch dial
 PUNCH_TIMEOUT = 12.0  # a whole punch, both roles (two of py-libp2p's 5 s dial rounds): then the relay keeps the link
@@ -72,6 +74,7 @@ class Punch(DCUtRProtocol):
         self.punching: set[ID] = set()  # peers a punch is dialling now
         self.punched: weakref.WeakSet[Any] = weakref.WeakSet()  # muxed connections a punch made
         self._answered: dict[ID, int] = {}
+        self._sessions = 0  # sessions being answered now, all peers together
         self._may_dial: dict[ID, set[str]] = {}  # per peer being punched: the addresses its punch may dial
         host.get_network().register_notifee(_Marker(self))
 
@@ -82,12 +85,17 @@ class Punch(DCUtRProtocol):
     async def _handle_dcutr_stream(self, stream: INetStream) -> None:
         peer = stream.muxed_conn.peer_id
         answered = self._answered.get(peer, 0)
-        if not self.is_party(peer) or peer in self._in_progress or answered >= MAX_ANSWERED:
-            await stream.reset()  # a stranger, a second session at once, or a flood
+        if (not self.is_party(peer) or peer in self._in_progress or answered >= MAX_ANSWERED
+                or self._sessions >= MAX_SESSIONS):
+            await stream.reset()  # a stranger, a second session at once, or a flood (of one peer or of many)
             return
         self._answered[peer] = answered + 1
-        with trio.move_on_after(PUNCH_TIMEOUT):
-            await super()._handle_dcutr_stream(stream)
+        self._sessions += 1
+        try:
+            with trio.move_on_after(PUNCH_TIMEOUT):
+                await super()._handle_dcutr_stream(stream)
+        finally:
+            self._sessions -= 1
 
     def _decode_observed_addrs(self, addr_bytes: list[bytes]) -> list[multiaddr.Multiaddr]:
         return punch_addrs(super()._decode_observed_addrs(addr_bytes[: 4 * MAX_PUNCH_ADDRS]))
