@@ -22,6 +22,7 @@ from libp2p.relay.circuit_v2.protocol import PROTOCOL_ID as HOP_PROTOCOL_ID
 from libp2p.relay.circuit_v2.protocol import STOP_PROTOCOL_ID, CircuitV2Protocol
 from libp2p.relay.circuit_v2.resources import RelayLimits
 from libp2p.relay.circuit_v2.transport import CircuitV2Transport
+from libp2p.security.noise.exceptions import PeerIDMismatchesPubkey
 from libp2p.security.noise.transport import PROTOCOL_ID as NOISE_PROTOCOL_ID
 from libp2p.security.noise.transport import Transport as NoiseTransport
 from libp2p.tools.anyio_service import background_trio_service
@@ -29,6 +30,7 @@ from libp2p.tools.anyio_service import background_trio_service
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError
 from p2pdurak.net import messages as m
+from p2pdurak.net.errors import NetFault
 from p2pdurak.net.links import MAX_MULTIADDRS, Invite, key_of_peer_id, peer_id_of_key
 from p2pdurak.net.p2p.punch import Punch, is_relayed
 from p2pdurak.net.p2p.quiet import silence_libp2p
@@ -72,6 +74,7 @@ class P2PNode:
         self.peer_id = peer_id_of_key(identity.public)
         self.relay_addrs: list[str] = []  # our circuit addresses on the relays we hold a reservation on
         self._silent: set[str] = set()  # direct addresses whose dial timed out (no answer at all, not a refusal)
+        self._other_key: set[str] = set()  # direct addresses where Noise met another key than the peer id dialled
         self._incoming_tx, self._incoming_rx = trio.open_memory_channel[P2PStream](INCOMING_BACKLOG)
         host.set_stream_handler(PROTOCOL_ID, self._on_stream)
         self.punch = Punch(host, self.is_party)
@@ -124,7 +127,10 @@ class P2PNode:
         if not self._reserved_for_invite:  # first, so that the other seats can reach us through the relays
             self._reserved_for_invite = True
             await self.reserve_for(invite)
-        return await self.open_stream(invite.peer_id, invite.multiaddrs)
+        try:
+            return await self.open_stream(invite.peer_id, invite.multiaddrs)
+        except AnsweredWithAnotherKey as exc:  # as TCP's wrong-host-key: the link leads to someone else
+            raise NetFault("wrong-transport-key", str(exc)) from exc
 
     async def open_mesh_listener(self, bind_ip: str, advertise_ip: str | None) -> MeshListening:
         del bind_ip, advertise_ip  # the node listens already; it announces what it listens on
@@ -157,6 +163,10 @@ class P2PNode:
                     await self.host.connect(info)
             except trio.TooSlowError:
                 self._silent.add(base)
+                raise
+            except BaseLibp2pError as exc:
+                if _met_another_key(exc):
+                    self._other_key.add(base)
                 raise
             with trio.fail_after(RESERVE_TIMEOUT):
                 stream = await self.host.new_stream(info.peer_id, [HOP_PROTOCOL_ID])
@@ -238,6 +248,8 @@ class P2PNode:
                     circuits.append(multiaddr.Multiaddr(f"{text}/p2p/{peer_id}"))
             except (ValueError, BaseLibp2pError, multiaddr.exceptions.Error):
                 continue
+        other_key = [a for a in direct if str(a) in self._other_key]  # (seen at our reservation dial)
+        direct = [a for a in direct if str(a) not in self._other_key]
         if circuits:  # a direct address that never answered (a host's LAN address seen from another home) is not
             direct = [a for a in direct if str(a) not in self._silent]  # waited on again while a relay reaches it
         failure: Exception = OSError("no usable address")
@@ -248,6 +260,8 @@ class P2PNode:
                     return
                 except (BaseLibp2pError, OSError) as exc:
                     failure = exc
+                    if isinstance(exc, BaseLibp2pError) and _met_another_key(exc):
+                        other_key += direct
             if waited.cancelled_caught:
                 self._silent.update(str(a) for a in direct)
         for circuit in circuits:
@@ -256,7 +270,32 @@ class P2PNode:
                 return
             except (BaseLibp2pError, OSError, ConnectionError, trio.TooSlowError) as exc:
                 failure = exc
+        if other_key:
+            raise AnsweredWithAnotherKey(f"{other_key[0]} is held by another key than {peer_id}'s (Noise), and no "
+                                         "address reached it")
         raise OSError(f"cannot reach {peer_id}: {failure}")
+
+
+class AnsweredWithAnotherKey(OSError):
+    """No address reached the peer, and at one of them a node of another key answered (Noise proved it): a link that
+    leads to someone else. An OSError, so that a mesh dial takes it as any failed dial."""
+
+
+def _met_another_key(exc: BaseException) -> bool:
+    """Whether libp2p's error holds, in its causes or its groups, a Noise handshake that met a key other than the
+    peer id dialled (an unambiguous answer, unlike a reset or a time-out)."""
+    pending, seen = [exc], set()
+    while pending:
+        e = pending.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, PeerIDMismatchesPubkey):
+            return True
+        pending += [x for x in (e.__cause__, e.__context__) if x is not None]
+        pending += [x for x in getattr(e, "errors", ()) if isinstance(x, BaseException)]
+        pending += [x for x in getattr(e, "exceptions", ()) if isinstance(x, BaseException)]
+    return False
 
 
 async def first_set(*events: trio.Event) -> None:
