@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 import trio
+import trio.testing
 
 pytest.importorskip("libp2p", reason="libp2p is not installed (pip install -e '.[p2p]')")
 
@@ -38,3 +39,33 @@ async def test_a_link_whose_address_answers_with_another_key_is_refused_at_once(
                 mesh.append("other failure")
     assert outcome == ["wrong-transport-key", "wrong-transport-key"]
     assert mesh == ["another key"]  # (an OSError: a mesh dial takes it as any failed dial)
+
+
+async def test_after_the_host_was_reached_another_key_is_a_failed_reconnection_not_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the link has led to the host, a node of another key at one of its addresses (a home network's address
+    taken by another machine since) is a failed dial, tried again like any other: the game is not given up."""
+    seat, host = (Identity.generate(SeededRng(seed)) for seed in (b"re-seat", b"re-host"))
+    link = format_p2p_link(peer_id_of_key(host.public), ("/ip4/127.0.0.1/tcp/9",), bytes(16), host.fingerprint())
+    answers: list[object] = [trio.testing.MemoryReceiveStream(), AnsweredWithAnotherKey("moved")]
+    outcome: list[str] = []
+
+    async def open_stream(peer_id: str, addrs: object) -> object:
+        answer = answers.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    async with open_p2p_node(seat, relay=False) as a:
+        monkeypatch.setattr(a, "reserve_for", lambda invite: trio.lowlevel.checkpoint())
+        monkeypatch.setattr(a, "open_stream", open_stream)
+        for _ in range(2):
+            try:
+                await a.connect(parse_invite(link))
+                outcome.append("reached")
+            except NetFault as exc:
+                outcome.append(exc.reason)
+            except AnsweredWithAnotherKey:
+                outcome.append("retry")
+    assert outcome == ["reached", "retry"]  # (a node that never reached the host stops: the test above)

@@ -75,6 +75,7 @@ class P2PNode:
         self.relay_addrs: list[str] = []  # our circuit addresses on the relays we hold a reservation on
         self._silent: set[str] = set()  # direct addresses whose dial timed out (no answer at all, not a refusal)
         self._other_key: set[str] = set()  # direct addresses where Noise met another key than the peer id dialled
+        self._reached_host = False  # connect() reached the invite's host once
         self._incoming_tx, self._incoming_rx = trio.open_memory_channel[P2PStream](INCOMING_BACKLOG)
         host.set_stream_handler(PROTOCOL_ID, self._on_stream)
         self.punch = Punch(host, self.is_party)
@@ -128,9 +129,13 @@ class P2PNode:
             self._reserved_for_invite = True
             await self.reserve_for(invite)
         try:
-            return await self.open_stream(invite.peer_id, invite.multiaddrs)
-        except AnsweredWithAnotherKey as exc:  # as TCP's wrong-host-key: the link leads to someone else
-            raise NetFault("wrong-transport-key", str(exc)) from exc
+            stream = await self.open_stream(invite.peer_id, invite.multiaddrs)
+        except AnsweredWithAnotherKey as exc:
+            if self._reached_host:  # the link led to the host before: a failed reconnection, tried again
+                raise
+            raise NetFault("wrong-transport-key", str(exc)) from exc  # as TCP's wrong-host-key: someone else
+        self._reached_host = True
+        return stream
 
     async def open_mesh_listener(self, bind_ip: str, advertise_ip: str | None) -> MeshListening:
         del bind_ip, advertise_ip  # the node listens already; it announces what it listens on
