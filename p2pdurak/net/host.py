@@ -8,6 +8,7 @@ holds exactly once, in log order, with no race against the live broadcast (both 
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Iterable, Sequence
 
@@ -30,6 +31,7 @@ from p2pdurak.net.transport import check_transport_key, remote_address, stream_p
 
 LOBBY, SIGNING, SESSION, CLOSED = "lobby", "signing", "session", "closed"
 _BATCH_BYTES = 65536
+LOBBY_PLACE_KEPT = 10.0  # seconds a seat that dropped out of the lobby gets its place back if it comes back
 
 
 class _Conn:
@@ -107,6 +109,7 @@ class HostServer:
         self.started = trio.Event()  # set when the session begins (signed genesis broadcast)
         self.closed = trio.Event()
         self._lobby: list[_Conn] = []
+        self._lobby_left: dict[bytes, tuple[int, float]] = {}  # key -> (its place, when it dropped out)
         self._conns: dict[int, _Conn] = {}
         self._signatures: dict[int, bytes] = {}
         self._moves_seen: dict[int, int] = {}
@@ -318,7 +321,12 @@ class HostServer:
             else:
                 if len(self._lobby) >= self.seats:
                     return "table-full"
-                self._lobby.append(conn)
+                # a seat back within moments (a cut, or its link moved to a punched connection) takes its place
+                # again instead of the last one: the numbers the players saw do not shuffle
+                place, left_at = self._lobby_left.pop(conn.key, (len(self._lobby), -math.inf))
+                if trio.current_time() - left_at > LOBBY_PLACE_KEPT:
+                    place = len(self._lobby)
+                self._lobby.insert(min(place, len(self._lobby)), conn)
             self.observer(NetEvent("joined", self._lobby.index(conn), conn.name))
             self._announce_lobby()
             if self.auto_start and len(self._lobby) == self.seats:
@@ -349,6 +357,10 @@ class HostServer:
 
     def _forget(self, conn: _Conn) -> None:
         if conn in self._lobby:
+            now = trio.current_time()
+            self._lobby_left = {k: v for k, v in self._lobby_left.items() if now - v[1] <= LOBBY_PLACE_KEPT}
+            if len(self._lobby_left) < self.seats:  # (keys cost nothing: a flood of comers and goers keeps none)
+                self._lobby_left[conn.key] = (self._lobby.index(conn), now)
             self._lobby.remove(conn)
             self.observer(NetEvent("left", None, conn.name))
             self._announce_lobby()

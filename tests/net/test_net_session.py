@@ -127,3 +127,20 @@ def test_a_bad_display_name_is_refused_before_connecting(name: str) -> None:
     with pytest.raises(LocalError) as info:
         Client(identity, name, Invite("127.0.0.1", 1, identity.fingerprint()), Recorder(identity))
     assert info.value.reason == "bad-name"
+
+
+async def test_a_seat_cut_off_in_the_lobby_gets_its_place_back_when_it_returns() -> None:
+    """A cut (or a link moving to a punched connection) makes a seat leave and rejoin the lobby at once: it takes
+    its place again, not the last one, so the numbers the players saw do not shuffle."""
+    async with hosting(seats=3, auto_start=False) as (host, invite, _events, nursery):
+        a, b, c = Seat(invite, "a"), Seat(invite, "b"), Seat(invite, "c")
+        for s in (a, b, c):
+            nursery.start_soon(s.run)
+            await until(partial(lambda seat: seat.client.seat is not None, s))
+        assert [a.client.seat, b.client.seat, c.client.seat] == [0, 1, 2]
+        await a.client.drop_connection()
+        await until(lambda: a.client.connections >= 2 and len(host.connected) == 3)
+        await until(lambda: [a.client.seat, b.client.seat, c.client.seat] == [0, 1, 2])
+        host.start()
+        await until(lambda: a.client.has_genesis and b.client.has_genesis and c.client.has_genesis)
+        assert [r.name for r in host.roster] == ["a", "b", "c"]
