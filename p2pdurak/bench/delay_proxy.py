@@ -58,7 +58,10 @@ async def _pipe(source: trio.SocketStream, sink: trio.SocketStream, delay: float
                     data = await source.receive_some(CHUNK)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     data = _EOF
-                send.send_nowait((trio.current_time() + delay, data))
+                try:
+                    send.send_nowait((trio.current_time() + delay, data))
+                except trio.BrokenResourceError:
+                    return  # the writer gave up (its sink broke): nothing more goes that way
                 if data == _EOF:
                     return
 
