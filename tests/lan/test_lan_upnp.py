@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -36,81 +37,71 @@ def _env() -> dict[str, str]:
     return env
 
 
-def test_lan_upnp_maps_the_port_and_a_seat_outside_plays(router: HomeRouter, tmp_path: Path) -> None:
-    host = subprocess.Popen(router.argv(router.home, [*PY, "host", "--bot", "easy", "--deck", "24", "--no-announce",
-                                                      "--no-lobby-input", "--profile", str(tmp_path / "h"),
-                                                      "--out", str(tmp_path / "h.dlog")]),
+@contextmanager
+def _hosting(router: HomeRouter, tmp_path: Path, *flags: str) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
+    """`host` at home with a bot seat; the host process and the lines it printed so far (ended on exit)."""
+    host = subprocess.Popen(router.argv(router.home, [*PY, "host", *flags, "--bot", "easy", "--deck", "24",
+                                                      "--no-announce", "--no-lobby-input", "--profile",
+                                                      str(tmp_path / "h"), "--out", str(tmp_path / "h.dlog")]),
                             env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    seen: list[str] = []
     try:
-        assert host.stdout is not None
-        inside = outside = None
-        for line in host.stdout:
-            seen.append(line)
-            if found := re.search(r"^invite link: (\S+)", line):
-                inside = found.group(1)
-            if found := re.search(r"^invite link from outside this network \(UPnP\): (\S+)", line):
-                outside = found.group(1)
-                break
-        assert inside is not None and outside is not None, "".join(seen)
-        port = int(inside.split("/")[2].rsplit(":", 1)[1])
-        assert inside.startswith(f"durak://{router.home_address}:{port}/")  # the LAN address stays in the first
-        assert outside == inside.replace(router.home_address, router.outside_address)  # same game, same key
-        assert f"dnat ip to {router.home_address}:{port}" in router.port_forwards()
-
-        join = subprocess.run(router.argv(router.outside, [*PY, "join", outside, "--bot", "easy", "--profile",
-                                                            str(tmp_path / "j"), "--out", str(tmp_path / "j.dlog")]),
-                              env=_env(), text=True, capture_output=True, timeout=180)
-        assert join.returncode == 0 and ended_by_the_rules(join.stdout), join.stdout + join.stderr
-        rest, _ = host.communicate(timeout=60)
-        assert host.returncode == 0, "".join(seen) + rest
-        assert "not public" not in "".join(seen) + rest  # 11.22.33.1 counts as a public address
-        assert "dnat" not in router.port_forwards()  # the host removed the mapping before it ended
-        verified = subprocess.run([*PY, "verify", str(tmp_path / "h.dlog")], capture_output=True, text=True,
-                                  timeout=120)
-        assert verified.returncode == 0, verified.stdout + verified.stderr
+        yield host, []
     finally:
         if host.poll() is None:
             host.terminate()
             host.wait(10)
 
 
+def _links(host: subprocess.Popen[str], seen: list[str]) -> tuple[str, str]:
+    """The invite link and the one from outside (UPnP), as the host prints them."""
+    assert host.stdout is not None
+    inside = outside = None
+    for line in host.stdout:
+        seen.append(line)
+        if found := re.search(r"^invite link: (\S+)", line):
+            inside = found.group(1)
+        if found := re.search(r"^invite link from outside this network \(UPnP\): (\S+)", line):
+            outside = found.group(1)
+            break
+    assert inside is not None and outside is not None, "".join(seen)
+    return inside, outside
+
+
+def _play_from_outside(router: HomeRouter, tmp_path: Path, outside: str, host: subprocess.Popen[str],
+                       seen: list[str]) -> tuple[str, str]:
+    """A seat outside joins by `outside` and plays to the end; the host ends and removed the mapping; the transcript
+    verifies. Returns what the seat printed and what the host printed."""
+    join = subprocess.run(router.argv(router.outside, [*PY, "join", outside, "--bot", "easy", "--profile",
+                                                        str(tmp_path / "j"), "--out", str(tmp_path / "j.dlog")]),
+                          env=_env(), text=True, capture_output=True, timeout=180)
+    assert join.returncode == 0 and ended_by_the_rules(join.stdout), join.stdout + join.stderr
+    rest, _ = host.communicate(timeout=60)
+    assert host.returncode == 0, "".join(seen) + rest
+    assert "dnat" not in router.port_forwards()  # the host removed the mapping before it ended
+    verified = subprocess.run([*PY, "verify", str(tmp_path / "h.dlog")], capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    return join.stdout, "".join(seen) + rest
+
+
+def test_lan_upnp_maps_the_port_and_a_seat_outside_plays(router: HomeRouter, tmp_path: Path) -> None:
+    with _hosting(router, tmp_path) as (host, seen):
+        inside, outside = _links(host, seen)
+        port = int(inside.split("/")[2].rsplit(":", 1)[1])
+        assert inside.startswith(f"durak://{router.home_address}:{port}/")  # the LAN address stays in the first
+        assert outside == inside.replace(router.home_address, router.outside_address)  # same game, same key
+        assert f"dnat ip to {router.home_address}:{port}" in router.port_forwards()
+        _, hosted = _play_from_outside(router, tmp_path, outside, host, seen)
+        assert "not public" not in hosted  # 11.22.33.1 counts as a public address
+
+
 def test_lan_upnp_maps_the_libp2p_port_and_a_seat_outside_plays(router: HomeRouter, tmp_path: Path) -> None:
     """Under libp2p the node's TCP port is mapped: the second link carries the router's outside address first."""
-    host = subprocess.Popen(router.argv(router.home, [*PY, "host", "--transport", "libp2p", "--bot", "easy", "--deck",
-                                                      "24", "--no-announce", "--no-lobby-input", "--profile",
-                                                      str(tmp_path / "h"), "--out", str(tmp_path / "h.dlog")]),
-                            env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    seen: list[str] = []
-    try:
-        assert host.stdout is not None
-        inside = outside = None
-        for line in host.stdout:
-            seen.append(line)
-            if found := re.search(r"^invite link: (\S+)", line):
-                inside = found.group(1)
-            if found := re.search(r"^invite link from outside this network \(UPnP\): (\S+)", line):
-                outside = found.group(1)
-                break
-        assert inside is not None and outside is not None, "".join(seen)
+    with _hosting(router, tmp_path, "--transport", "libp2p") as (host, seen):
+        inside, outside = _links(host, seen)
         found = re.fullmatch(rf"(durak\+p2p://\w+/\w+\?)(addr=/ip4/{router.home_address}/tcp/(\d+))(#\w+)", inside)
         assert found is not None, inside
         head, lan_addr, port, key = found.groups()
         assert outside == f"{head}addr=/ip4/{router.outside_address}/tcp/{port}&{lan_addr}{key}"  # outside first
         assert f"dnat ip to {router.home_address}:{port}" in router.port_forwards()
-
-        join = subprocess.run(router.argv(router.outside, [*PY, "join", outside, "--bot", "easy", "--profile",
-                                                            str(tmp_path / "j"), "--out", str(tmp_path / "j.dlog")]),
-                              env=_env(), text=True, capture_output=True, timeout=180)
-        assert join.returncode == 0 and ended_by_the_rules(join.stdout), join.stdout + join.stderr
-        assert "links: host direct" in join.stdout, join.stdout  # through the mapping, not a relay
-        rest, _ = host.communicate(timeout=60)
-        assert host.returncode == 0, "".join(seen) + rest
-        assert "dnat" not in router.port_forwards()  # the host removed the mapping before it ended
-        verified = subprocess.run([*PY, "verify", str(tmp_path / "h.dlog")], capture_output=True, text=True,
-                                  timeout=120)
-        assert verified.returncode == 0, verified.stdout + verified.stderr
-    finally:
-        if host.poll() is None:
-            host.terminate()
-            host.wait(10)
+        joined, _ = _play_from_outside(router, tmp_path, outside, host, seen)
+        assert "links: host direct" in joined, joined  # through the mapping, not a relay
