@@ -4,6 +4,7 @@ need two NAT routers: tests/natlab."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -67,6 +68,26 @@ async def _session(caller: P2PNode, callee: P2PNode) -> bool:
     return answer.type == HolePunch.CONNECT
 
 
+async def _open_session(caller: P2PNode, callee: P2PNode, addrs: Sequence[str] = ()) -> INetStream:
+    """A DCUtR session opened by `caller` whose CONNECT (offering `addrs`) `callee` answered with its own."""
+    connect = HolePunch()
+    connect.type = HolePunch.CONNECT
+    connect.ObsAddrs.extend(multiaddr.Multiaddr(a).to_bytes() for a in addrs)
+    session = await caller.host.new_stream(callee.host.get_id(), [DCUTR_PROTOCOL_ID])
+    await write_delimited_msg(session, connect)
+    assert (await read_dcutr_msg(session, HolePunch)).type == HolePunch.CONNECT
+    return session
+
+
+async def _sync_until_dialled(session: INetStream, caller: P2PNode, callee: P2PNode, dialled: list[str]) -> None:
+    """SYNC on the session; back once `callee` dialled something and its punch for `caller` has ended."""
+    sync = HolePunch()
+    sync.type = HolePunch.SYNC
+    await write_delimited_msg(session, sync)
+    while not dialled or caller.host.get_id() in callee.punch._in_progress:
+        await trio.sleep(0.05)
+
+
 async def _through_relay(a: P2PNode, b: P2PNode, relay: P2PNode) -> None:
     """b reaches a only through `relay` (a punch session is answered only on a relayed connection)."""
     assert await a.reserve(f"{relay.addrs()[0]}/p2p/{relay.peer_id}")
@@ -108,11 +129,7 @@ async def test_a_punch_session_that_hangs_is_given_up(monkeypatch: pytest.Monkey
     async with open_p2p_node(a_id) as a, open_p2p_node(b_id) as b, open_p2p_node(r_id) as relay:
         await _through_relay(a, b, relay)
         link, incoming = await _become_party(a, b)
-        connect = HolePunch()
-        connect.type = HolePunch.CONNECT
-        hanging = await b.host.new_stream(a.host.get_id(), [DCUTR_PROTOCOL_ID])
-        await write_delimited_msg(hanging, connect)
-        assert (await read_dcutr_msg(hanging, HolePunch)).type == HolePunch.CONNECT  # and we never send SYNC
+        hanging = await _open_session(b, a)  # and we never send SYNC
         assert not await _session(b, a)  # one at a time: the hanging session holds the peer's slot
         with trio.fail_after(10):
             while b.host.get_id() in a.punch._in_progress:
@@ -158,18 +175,9 @@ async def test_a_party_cannot_make_a_punch_dial_more_than_a_few_addresses(monkey
         victims += [multiaddr.Multiaddr(f"/ip4/198.51.{i // 250}.{i % 250 + 1}/tcp/80") for i in range(300)]
         a.host.get_peerstore().add_addrs(b.host.get_id(), victims, 600)  # as identify stores a peer's listen addrs
         offered = ["/ip4/203.0.113.1/tcp/4001", "/ip4/203.0.113.2/tcp/4001"]
-        connect = HolePunch()
-        connect.type = HolePunch.CONNECT
-        connect.ObsAddrs.extend(multiaddr.Multiaddr(o).to_bytes() for o in offered)
-        sync = HolePunch()
-        sync.type = HolePunch.SYNC
         with trio.fail_after(10):
-            session = await b.host.new_stream(a.host.get_id(), [DCUTR_PROTOCOL_ID])
-            await write_delimited_msg(session, connect)
-            assert (await read_dcutr_msg(session, HolePunch)).type == HolePunch.CONNECT
-            await write_delimited_msg(session, sync)
-            while not dialled or b.host.get_id() in a.punch._in_progress:
-                await trio.sleep(0.05)
+            session = await _open_session(b, a, offered)
+            await _sync_until_dialled(session, b, a, dialled)
         assert set(offered) <= set(dialled) and not set(never) & set(dialled)
         assert len(set(dialled)) <= MAX_PUNCH_ADDRS
         await session.reset()
@@ -232,18 +240,9 @@ async def test_a_third_machine_that_answers_the_punch_gets_no_connection(monkeyp
             return await real_dial(addr, *args)
 
         monkeypatch.setattr(network, "dial_addr", dial)
-        connect = HolePunch()
-        connect.type = HolePunch.CONNECT
-        connect.ObsAddrs.append(multiaddr.Multiaddr(c_addr).to_bytes())
-        sync = HolePunch()
-        sync.type = HolePunch.SYNC
         with trio.fail_after(10):
-            session = await b.host.new_stream(a.host.get_id(), [DCUTR_PROTOCOL_ID])
-            await write_delimited_msg(session, connect)
-            assert (await read_dcutr_msg(session, HolePunch)).type == HolePunch.CONNECT
-            await write_delimited_msg(session, sync)
-            while not attempted or b.host.get_id() in a.punch._in_progress:
-                await trio.sleep(0.05)
+            session = await _open_session(b, a, [c_addr])
+            await _sync_until_dialled(session, b, a, attempted)
         assert attempted == [c_addr] * len(attempted)  # c was reached (and only c)
         to_b = network.get_connections(b.host.get_id())
         assert to_b and all(is_relayed(conn) for conn in to_b)
@@ -336,12 +335,8 @@ async def test_punch_sessions_from_all_peers_together_are_capped(monkeypatch: py
         await c.circuit.dial(multiaddr.Multiaddr(f"{a.relay_addrs[0]}/p2p/{a.peer_id}"))
         b_link, b_incoming = await _become_party(a, b)
         c_link, c_incoming = await _become_party(a, c)
-        connect = HolePunch()
-        connect.type = HolePunch.CONNECT
         with trio.fail_after(10):
-            hanging = await b.host.new_stream(a.host.get_id(), [DCUTR_PROTOCOL_ID])
-            await write_delimited_msg(hanging, connect)
-            assert (await read_dcutr_msg(hanging, HolePunch)).type == HolePunch.CONNECT  # and no SYNC: it runs on
+            hanging = await _open_session(b, a)  # and no SYNC: it runs on
         assert not await _session(c, a)
         await hanging.reset()
         with trio.fail_after(10):
