@@ -35,6 +35,7 @@ from p2pdurak.net.links import MAX_MULTIADDRS, Invite, key_of_peer_id, peer_id_o
 from p2pdurak.net.p2p.punch import Punch, is_relayed
 from p2pdurak.net.p2p.quiet import silence_libp2p
 from p2pdurak.net.p2p.stream import P2PListener, P2PStream, connection_path
+from p2pdurak.net.tasks import first_of
 from p2pdurak.net.transport import HOLE_PUNCHED, RELAYED, MeshEndpoint, MeshListening
 
 PROTOCOL_ID = TProtocol("/p2pdurak/1.0.0")
@@ -229,7 +230,7 @@ class P2PNode:
         is up the relayed ones are closed: the link breaks and its owner (client or mesh) reconnects with its
         catch-up (SPEC 9.8, 9.11), now over the punched connection. Else the relay keeps carrying it."""
         with trio.move_on_after(self.punch_wait):
-            await first_set(link.heard, link.closed)
+            await first_of(link.heard.wait, link.closed.wait)
         if not link.heard.is_set():
             self._upgrading.discard(pid)  # the link never came up (a seat not in the game yet): the next one punches
             return
@@ -301,18 +302,6 @@ def _met_another_key(exc: BaseException) -> bool:
         pending += [x for x in getattr(e, "errors", ()) if isinstance(x, BaseException)]
         pending += [x for x in getattr(e, "exceptions", ()) if isinstance(x, BaseException)]
     return False
-
-
-async def first_set(*events: trio.Event) -> None:
-    """Return once any of `events` is set."""
-    async with trio.open_nursery() as nursery:
-        for event in events:
-            nursery.start_soon(_wait_then_cancel, event, nursery.cancel_scope)
-
-
-async def _wait_then_cancel(event: trio.Event, scope: trio.CancelScope) -> None:
-    await event.wait()
-    scope.cancel()
 
 
 def _host_for(identity: Identity) -> IHost:
