@@ -1,0 +1,19 @@
+// Bundles every test/*.test.ts (with the src it imports) into build/test/*.test.js for `node --test`.
+// The npm packages stay external: node loads them from node_modules as the browser bundle will inline them.
+import { readdirSync } from "node:fs";
+import { build } from "esbuild";
+
+const entryPoints = readdirSync("test")
+  .filter((name) => name.endsWith(".test.ts"))
+  .map((name) => `test/${name}`);
+await build({
+  entryPoints,
+  outdir: "build/test",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  sourcemap: "inline",
+  logLevel: "warning",
+});

@@ -1,0 +1,5 @@
+/** Canonical msgpack wire encoding: message schema, strict decoding, size limits (SPEC.md section 6). */
+
+export * from "./canonical";
+export * from "./kinds";
+export * from "./schema";
