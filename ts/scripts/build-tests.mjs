@@ -1,4 +1,5 @@
-// Bundles every test/*.test.ts (with the src it imports) into build/test/*.test.js for `node --test`.
+// Bundles every test/*.test.ts (with the src it imports) into build/test/*.test.js for `node --test`, and
+// scripts/bench.ts into build/bench.js for `npm run bench`.
 // The npm packages stay external: node loads them from node_modules as the browser bundle will inline them.
 import { readdirSync } from "node:fs";
 import { build } from "esbuild";
@@ -7,8 +8,9 @@ const entryPoints = readdirSync("test")
   .filter((name) => name.endsWith(".test.ts"))
   .map((name) => `test/${name}`);
 await build({
-  entryPoints,
-  outdir: "build/test",
+  entryPoints: [...entryPoints, "scripts/bench.ts"],
+  outdir: "build",
+  outbase: ".",
   bundle: true,
   platform: "node",
   format: "esm",
