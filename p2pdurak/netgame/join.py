@@ -54,9 +54,11 @@ def prepare_join(
         saved = load_seat(latest_game_file(profile, "join", game_id))
         link = link or str(saved.meta.get("link") or "")
         name = str(saved.meta.get("name") or name)
-        runner.resume(saved)
+        if saved.genesis is not None:
+            runner.resume(saved)
+            have, has_genesis = len(saved.entries), True
+        # (else the file ends before the genesis, cut short by a crash as it was written: the host sends it again)
         runner.meta = dict(saved.meta)
-        have, has_genesis = len(saved.entries), True
     if not link:
         raise LocalError("bad-invite", "no invite link")
     invite = parse_invite(link)

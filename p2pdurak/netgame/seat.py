@@ -30,7 +30,7 @@ from p2pdurak.log.accusation import CENSORED_MOVE, FALSE_REJECT, SILENT_HOST, ma
 from p2pdurak.net.client import Client
 from p2pdurak.net.errors import NetFault
 from p2pdurak.net.links import table_code
-from p2pdurak.netgame.store import SavedSeat, SeatLog, game_file
+from p2pdurak.netgame.store import SavedSeat, SeatLog, game_file, load_seat
 from p2pdurak.netgame.waiting import seats_waited_on
 from p2pdurak.netgame.witness import MoveWitness, Overdue
 from p2pdurak.peer import Event, Peer, Refused, game
@@ -173,7 +173,9 @@ class SeatRunner:
 
     def on_genesis(self, genesis: bytes) -> None:
         if self.peer is None:
-            self.adopt(verify_genesis(genesis), genesis)
+            peer = self.adopt(verify_genesis(genesis), genesis)
+            if peer.pending is not None and self.client is not None:
+                self.client.send_move(peer.pending)  # taken up from our file (R-GAME-5): it goes again as written
         self.step()
 
     def on_entry(self, index: int, entry: bytes) -> None:
@@ -390,13 +392,22 @@ class SeatRunner:
 
     def adopt(self, genesis: VerifiedGenesis, genesis_bytes: bytes, secrets: SeatSecrets | None = None) -> Peer:
         """Start the seat's peer on a signed genesis: the file gets the meta, the genesis and the deck secrets
-        before any move can be made."""
+        before any move can be made. A file of this game that already holds the genesis is ours from before a
+        crash: the seat carries on from it (its secrets, its counter, its pending move), never from fresh secrets."""
         seat = next((s for s in range(genesis.seats) if genesis.public_key(s) == self.identity.public), None)
         if seat is None:
             raise LocalError("not-in-roster", "our key holds no seat of this genesis")
+        path = game_file(self.profile, genesis.data.game_id, seat)
+        saved = load_seat(path) if path.exists() else None
+        if saved is not None and saved.genesis is not None:
+            if saved.genesis != genesis_bytes:
+                raise LocalError("bad-game-file", f"{path} holds another genesis of this game")
+            peer = self.resume(saved)
+            self.listener.progress("table-code", text=self.table_code)
+            return peer
         self.seat = seat
         peer = Peer(genesis, seat=seat, identity=self.identity, secrets=secrets, rng=self.rng)
-        self.log = SeatLog(game_file(self.profile, genesis.data.game_id, seat), durable=self.durable)
+        self.log = SeatLog(path, durable=self.durable)
         self.log.meta({**self.meta, "seat": seat, "game_id": genesis.data.game_id.hex()})
         self.log.genesis(genesis_bytes)
         assert peer.secrets is not None
@@ -541,14 +552,22 @@ class SeatRunner:
 
     def resume(self, saved: SavedSeat) -> Peer:
         """Rebuild the peer from the seat's file: replay its entries, restore its counter and its pending move (so
-        no counter is ever signed twice), and append to the same file from here on."""
-        if saved.genesis is None or saved.secrets is None:
+        no counter is ever signed twice), and append to the same file from here on.
+
+        A file that ends before its deck secrets (a crash as they were written) gets fresh ones, written before
+        anything else: every record is flushed before anything that depends on it is sent, and the secrets come
+        before every move, so a seat whose secrets were lost has sent no move of the game (SPEC.md R-GAME-5)."""
+        if saved.genesis is None:
             raise LocalError("nothing-to-resume", "the game had not started when this seat stopped")
         genesis = verify_genesis(saved.genesis)
-        try:
-            secrets = SeatSecrets.from_bytes(saved.secrets)
-        except DurakError as exc:
-            raise LocalError("bad-game-file", f"deck secrets: {exc.message}") from exc
+        secrets = None
+        if saved.secrets is not None:
+            try:
+                secrets = SeatSecrets.from_bytes(saved.secrets)
+            except DurakError as exc:
+                raise LocalError("bad-game-file", f"deck secrets: {exc.message}") from exc
+        elif saved.moves or saved.entries:
+            raise LocalError("bad-game-file", "the deck secrets are missing from a game already under way")
         seat = next((s for s in range(genesis.seats) if genesis.public_key(s) == self.identity.public), None)
         if seat is None:
             raise LocalError("not-in-roster", "this identity holds no seat of the saved game")
@@ -570,6 +589,9 @@ class SeatRunner:
         self.genesis_bytes = saved.genesis
         self.entries = list(saved.entries)
         self.log = SeatLog(game_file(self.profile, genesis.data.game_id, seat), durable=self.durable)
+        if secrets is None:
+            assert peer.secrets is not None
+            self.log.secrets(peer.secrets.to_bytes())
         self.table_code = table_code(genesis.hash)
         self.witness = MoveWitness(genesis, self.censor_timeout)
         for logged in peer.chain.entries:

@@ -48,9 +48,10 @@ class SeatLog:
         self.path = path
         self.durable = durable
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        new = not path.exists() or path.stat().st_size == 0
-        if not new:
-            _, end = parse_records(path.read_bytes(), allow_torn_tail=True)
+        data = path.read_bytes() if path.exists() else b""
+        new = HEADER.startswith(data)  # nothing, or a header cut short by a crash as the file was made
+        end = 0 if new else parse_records(data, allow_torn_tail=True)[1]
+        if end < len(data):
             with open(path, "r+b") as f:  # a record torn by a crash mid-append was never acted on
                 f.truncate(end)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -92,6 +93,8 @@ def load_seat(path: Path) -> SavedSeat:
         data = path.read_bytes()
     except OSError as exc:
         raise LocalError("bad-game-file", f"cannot read {path}: {exc.strerror}") from exc
+    if HEADER.startswith(data):
+        return SavedSeat({}, None, (), None, ())  # made, and cut short before its first record
     try:
         records, _ = parse_records(data, allow_torn_tail=True)
     except LocalError as exc:

@@ -1,0 +1,67 @@
+"""Faults that must not make an honest seat lose (issue 23 item 4), over real sockets on 127.0.0.1 with every seat
+its own process: a joined seat killed while it writes its deck secrets resumes and the game ends with the same valid
+transcript on every seat."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import trio
+
+from p2pdurak.peer.verify import verify_transcript_bytes
+from tests.netgame.test_netgame_processes import ENV, PY, drain, read_until
+
+# `p2pdurak` that dies (SIGKILL, itself) in the middle of writing its deck secrets: the file keeps all but the last
+# CUT bytes of that record, as a crash in the middle of the append leaves it; nothing after it was ever sent.
+KILLED_IN_SECRETS = """
+import os, signal, sys
+from p2pdurak.netgame import store
+cut = int(sys.argv.pop(1))
+def secrets(self, data):
+    record = store.encode_record(store.KIND_SECRETS, data)
+    self._file.write(record[:len(record) - cut])
+    self._file.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+store.SeatLog.secrets = secrets
+from p2pdurak.cli import main
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+
+async def test_a_seat_killed_while_writing_its_secrets_resumes_and_nobody_loses(tmp_path: Path) -> None:
+    """Before, the file held the genesis and a torn secrets record: `join --resume` said nothing-to-resume and the
+    seat, on the signed roster, was attested silent and lost. Now it takes its seat again with fresh secrets."""
+    common = ["--bot", "random", "--no-shuffle-proofs", "--no-fsync"]
+    host = await trio.lowlevel.open_process(
+        [*PY, "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--seats", "3", "--deck", "24",
+         "--bind", "127.0.0.1", "--seed", "12", "--profile", str(tmp_path / "host"), "--out", str(tmp_path / "h.dlog"),
+         *common], stdout=subprocess.PIPE, env=ENV)
+    seen: list[str] = []
+    link = (await read_until(host, "invite link:", seen)).split()[-1]
+    join = [*PY, "join", link, "--quiet", *common]
+    seats: list[trio.Process] = []
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(drain, host, seen)
+            seats.append(await trio.lowlevel.open_process(
+                [*join, "--seed", "3", "--profile", str(tmp_path / "a"), "--out", str(tmp_path / "a.dlog")], env=ENV,
+                stdout=subprocess.DEVNULL))
+            while not any("joined seat 1" in line for line in seen):
+                await trio.sleep(0.05)
+            killed = await trio.lowlevel.open_process(
+                [*PY[:1], "-c", KILLED_IN_SECRETS, "40", "join", link, "--quiet", *common, "--seed", "4",
+                 "--profile", str(tmp_path / "b")], env=ENV, stdout=subprocess.DEVNULL)
+            assert await killed.wait() == -9
+            files = list((tmp_path / "b").glob("games/*/seat-2.dlog"))
+            assert len(files) == 1
+            again = await trio.run_process([*PY, "join", "--resume", "--quiet", *common, "--profile",
+                                            str(tmp_path / "b"), "--out", str(tmp_path / "b.dlog")],
+                                           capture_stdout=True, capture_stderr=True, check=False, env=ENV)
+            assert again.returncode == 0, again.stderr.decode()
+            assert await seats[0].wait() == 0
+            assert await host.wait() == 0, seen
+    transcripts = [(tmp_path / f"{who}.dlog").read_bytes() for who in "hab"]
+    assert transcripts[0] == transcripts[1] == transcripts[2]
+    report = verify_transcript_bytes(transcripts[0], require_proofs=False)
+    assert report.valid and report.how == "result" and not report.claims, report
