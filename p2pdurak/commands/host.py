@@ -51,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.ui.terminal import ConsoleTerminal
 
     i18n.install(args.lang)
+    from p2pdurak.crypto.identity import profile_dir
+    from p2pdurak.netgame.store import GAMES_DIR, check_writable
+
+    check_writable(profile_dir(args.profile) / GAMES_DIR)  # before anyone is seated, not at the genesis's record
     if args.transport == "libp2p":
         from p2pdurak.net import p2p
 

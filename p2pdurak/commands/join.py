@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.netgame.join import prepare_join, print_event, run_seat
     from p2pdurak.netgame.seat import PrintingListener, SeatRunner
     from p2pdurak.netgame.session import NetSession, play_seat
+    from p2pdurak.netgame.store import GAMES_DIR, check_writable
     from p2pdurak.randomness import SeededRng, system_rng
     from p2pdurak.ui.netfront import TerminalFrontEnd, ui_available
 
@@ -77,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.host_timeout is not None and not args.host_timeout > 0:
         raise LocalError("bad-timeout", "--host-timeout must be above 0 seconds")
     profile = profile_dir(args.profile)
+    check_writable(profile / GAMES_DIR)  # before we take a seat, not at our first record (then we could only stop)
     identity = load_or_create_identity(profile / "identity.key")
     rng = system_rng if args.seed is None else SeededRng(args.seed)
     if not args.bot and not ui_available():

@@ -162,6 +162,14 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.ui.terminal import ConsoleTerminal
 
     i18n.install(args.lang)
+    from p2pdurak.crypto.identity import profile_dir
+    from p2pdurak.netgame.store import GAMES_DIR, check_writable
+
+    # (the transcripts go there at the end of each game: say so now, not after the game)
+    if args.out:
+        check_writable(Path(args.out).parent, "choose a folder you can write to with --out FILE")
+    else:
+        check_writable(profile_dir() / GAMES_DIR, "choose where to save with --out FILE (or P2PDURAK_HOME)")
     factory = session_factory(args)
     saver = transcript_saver(args)
     terminal = ConsoleTerminal()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +39,30 @@ class SavedSeat:
 
 def game_file(profile: Path, game_id: bytes, seat: int) -> Path:
     return profile / GAMES_DIR / game_id.hex() / f"seat-{seat}.dlog"
+
+
+PROFILE_HINT = "choose a profile folder you can write to with --profile DIR (or P2PDURAK_HOME)"
+
+
+def check_writable(folder: Path, hint: str = PROFILE_HINT) -> None:
+    """Make `folder` if need be, then write a file in it, fsync it and remove it: a seat finds out that it cannot
+    keep its game before it takes a seat, not at its first record with the game under way (it could then only stop,
+    and be named silent). LocalError(cannot-write), one line saying why and what to do (`hint`)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, name = tempfile.mkstemp(prefix=".write-check-", dir=folder)
+        try:
+            os.write(fd, b"p2pdurak")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            os.unlink(name)
+    except OSError as exc:
+        if isinstance(exc, FileExistsError | NotADirectoryError):
+            why = "a file stands where a folder should be"
+        else:
+            why = (exc.strerror or str(exc)).lower()
+        raise LocalError("cannot-write", f"cannot save games in {folder} ({why}); {hint}") from exc
 
 
 class SeatLog:
