@@ -10,8 +10,6 @@ import { test } from "node:test";
 import { VECTOR_DIR, vectorFile } from "./vectors";
 
 const PENDING: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  "crypto-setup-3p.json": { DeckSetup: "the deck protocol's state machine (crypto/deck.ts) is not written yet" },
-  "crypto-audit-3p.json": { DeckAudit: "the deck audit (crypto/audit.ts) is not written yet" },
   "rules-actions.json": { RulesAction: "the rules engine is not written yet" },
   "rules-games.json": {
     RulesGame: "the rules engine is not written yet",
@@ -29,6 +27,8 @@ const PENDING: Readonly<Record<string, Readonly<Record<string, string>>>> = {
 
 /** The files some test file runs (at least one group); kept in step by hand, checked below. */
 const RUN = [
+  "crypto-setup-3p.json",
+  "crypto-audit-3p.json",
   "crypto-card-points.json",
   "crypto-dleq.json",
   "crypto-key-reveal.json",
