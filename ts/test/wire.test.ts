@@ -3,7 +3,10 @@
 import { equal, fromHex, toHex } from "../src/bytes";
 import "../src/log/accusation";
 import "../src/log/messages";
-import { BODY_TYPES } from "../src/peer/messages";
+import { PeerFault } from "../src/errors";
+import { verifyGenesis } from "../src/log/genesis";
+import { BODY_TYPES, GameOptions } from "../src/peer/messages";
+import { type CheckedOptions, checkGameOptions } from "../src/peer/options";
 import {
   DecodeError,
   REGISTRY,
@@ -86,8 +89,33 @@ vectorFile(
   { LogMessage: (_, tc) => messageCase(tc, (data) => decode(data, REGISTRY.typeNamed(tc.messageType))) },
 );
 
-vectorFile(
-  "peer-messages.json",
-  { PeerMessage: (_, tc) => messageCase(tc, (data) => decodeOneOf(data, BODY_TYPES)) },
-  { GameOptions: "the options check of R-PEER-4 needs the rules' option combinations (rules layer, not yet)" },
-);
+/** The options as a peer checks them: inside a signed genesis (R-LOG-5, R-PEER-5), then the decoded fields. */
+const gameOptionsCase: Runner = (_, tc) => {
+  let got: Case = { result: "valid" };
+  let checked: CheckedOptions | null = null;
+  try {
+    checked = checkGameOptions(verifyGenesis(fromHex(tc.genesis)));
+  } catch (exc) {
+    if (!(exc instanceof PeerFault)) throw exc;
+    got = { result: "invalid", reason: exc.reason, seat: exc.seat };
+  }
+  const mismatch = expectKeys(tc, got, ["result", "reason", "seat"]);
+  if (mismatch !== null) return mismatch;
+  let wireReason: string | null = null;
+  try {
+    decode(fromHex(tc.input), GameOptions);
+  } catch (exc) {
+    if (!(exc instanceof DecodeError)) throw exc;
+    wireReason = exc.reason;
+  }
+  if (wireReason !== (tc.wireReason ?? null)) return `decoding alone: got ${wireReason}`;
+  if (checked === null) return null;
+  const have = [checked.options.describe(), checked.previousDurak, checked.message.shuffle_proofs];
+  const want = [tc.options, tc.previousDurak, tc.shuffleProofs];
+  return JSON.stringify(have) === JSON.stringify(want) ? null : `got ${JSON.stringify(have)}`;
+};
+
+vectorFile("peer-messages.json", {
+  PeerMessage: (_, tc) => messageCase(tc, (data) => decodeOneOf(data, BODY_TYPES)),
+  GameOptions: gameOptionsCase,
+});
