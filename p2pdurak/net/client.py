@@ -72,6 +72,8 @@ class Client:
         self.backoff = Backoff(self.config.backoff_initial, self.config.backoff_cap, jitter)
         self.have = have
         self.has_genesis = has_genesis
+        # past the lobby: the host asked us to sign a genesis (or we hold one); until then a lost host is gone
+        self.past_lobby = has_genesis
         self.seat: int | None = None
         self.game_id: bytes | None = invite.game_id
         self.host_key: bytes | None = None
@@ -155,14 +157,20 @@ class Client:
         app = self.app
         if not isinstance(app, MeshApp):
             return await self._run_host_link()
+        failure: Exception | None = None
         async with trio.open_nursery() as nursery:
             if self.mesh is not None:
                 nursery.start_soon(self.mesh.run)
             nursery.start_soon(self._ticker, app)  # (without the mesh too: our own moves are still watched)
             try:
-                return await self._run_host_link()
+                ending = await self._run_host_link()
+            except Exception as exc:  # raised as itself below, not in the nursery's group (the callers catch it)
+                failure = exc
             finally:
                 nursery.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
+        return ending
 
     async def _ticker(self, app: MeshApp) -> None:
         while True:
@@ -172,14 +180,15 @@ class Client:
     async def _run_host_link(self) -> Ending:
         last_contact = trio.current_time()
         while True:
+            refused = False
             try:
                 with trio.move_on_after(self.config.connect_timeout) as connect_scope:
                     raw = await self.transport.connect(self.invite)
                 if connect_scope.cancelled_caught:
                     raise ConnectionClosed("connect-timeout", "connect timed out")
             except OSError as exc:
+                refused = _refused(exc)
                 self.observer(NetEvent("reconnecting", self.seat, "connection-refused"))
-                del exc
             except ConnectionClosed as exc:
                 self.observer(NetEvent("reconnecting", self.seat, exc.reason))
             else:
@@ -201,10 +210,19 @@ class Client:
                     await fs.aclose()
             if self._leaving:
                 return Ending("bye", "leaving")
+            waited = trio.current_time() - last_contact
+            delay = self.backoff.next_delay()
+            if self.connections and not self.past_lobby:
+                # We reached the host, and it went before the game began: nothing is signed, nothing can be
+                # resumed (a host that restarts makes a new table), and a joiner can join again. Nobody listening
+                # there any more (refused), or no hello for lobby_give_up: the table is gone.
+                if refused or waited > self.config.lobby_give_up:
+                    raise ConnectionClosed("table-gone", "the host left before the game began")
+                delay = min(delay, self.config.lobby_give_up - waited + 0.01)
             give_up = self.config.give_up_after
-            if give_up is not None and trio.current_time() - last_contact > give_up:
+            if give_up is not None and waited > give_up:
                 raise ConnectionClosed("host-unreachable", f"no connection to the host for {give_up} s")
-            await trio.sleep(self.backoff.next_delay())
+            await trio.sleep(delay)
 
     async def _connection(self, fs: FramedStream) -> Ending:
         await self._handshake(fs)
@@ -300,11 +318,13 @@ class Client:
             elif isinstance(message, m.Seated):
                 self._seated(message)
             elif isinstance(message, m.GenesisToSign):
+                self.past_lobby = True
                 if self._genesis_signature is None or self._genesis_signature[0] != message.genesis:
                     self._genesis_signature = (message.genesis, self.app.sign_genesis(message.genesis))
                 self._outbox.append(m.GenesisSignature(self._genesis_signature[1]).encode())
                 self._wake.set()
             elif isinstance(message, m.Genesis):
+                self.past_lobby = True
                 if not self.has_genesis:
                     self.has_genesis = True
                     self.app.on_genesis(message.genesis)
@@ -353,3 +373,11 @@ class Client:
             if idle.cancelled_caught:
                 await fs.send(m.Ping().encode())
 
+
+def _refused(exc: BaseException) -> bool:
+    """Whether every address tried refused the connection (nobody listens there): trio's open_tcp_stream raises
+    one OSError with the attempts' errors as its cause."""
+    cause = exc.__cause__
+    if isinstance(cause, BaseExceptionGroup):
+        return all(isinstance(e, ConnectionRefusedError) for e in cause.exceptions)
+    return isinstance(exc, ConnectionRefusedError)

@@ -29,6 +29,9 @@ def user_error(exc: Exception) -> LocalError:
         return LocalError(exc.reason, f"the host refused us: {exc.reason}")
     if isinstance(exc, NetFault):
         return LocalError(exc.reason, f"the host is not the one invited ({exc.reason}: {exc.message})")
+    if isinstance(exc, ConnectionClosed) and exc.reason == "table-gone":
+        return LocalError(exc.reason, "the table is gone: the host stopped before the game began (nothing was "
+                          "signed, nobody lost); join again with a new invite from the host")
     if isinstance(exc, ConnectionClosed):
         return LocalError(exc.reason, f"cannot reach the host ({exc.message})")
     raise exc
@@ -65,6 +68,7 @@ def prepare_join(
     runner.meta.update({"role": "join", "link": link, "name": name})
     client = Client(identity, name, invite, runner, config=config, observer=observer, have=have,
                     has_genesis=has_genesis, mesh=mesh, p2p_listen=p2p_listen)
+    client.past_lobby = resume  # (a file of the game: we signed its genesis, whether it came back before the crash)
     runner.client = client
     return client
 

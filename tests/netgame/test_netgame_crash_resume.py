@@ -65,3 +65,37 @@ async def test_a_seat_killed_while_writing_its_secrets_resumes_and_nobody_loses(
     assert transcripts[0] == transcripts[1] == transcripts[2]
     report = verify_transcript_bytes(transcripts[0], require_proofs=False)
     assert report.valid and report.how == "result" and not report.claims, report
+
+
+async def test_a_host_killed_in_the_lobby_is_reported_gone_and_the_joiner_can_join_again(tmp_path: Path) -> None:
+    """Before, the seat printed "dropped connection-closed" again and again until --give-up (300 s). Now it ends as
+    soon as the host's address refuses it (or after lobby_give_up), with one line; the same profile joins again."""
+    hosting = [*PY, "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--deck", "24", "--bind", "127.0.0.1",
+               "--bot", "random", "--no-shuffle-proofs", "--no-fsync"]
+    joining = ["--bot", "random", "--no-shuffle-proofs", "--no-fsync", "--profile", str(tmp_path / "j")]
+    seen: list[str] = []
+    with trio.fail_after(60):
+        host = await trio.lowlevel.open_process([*hosting, "--seats", "3", "--profile", str(tmp_path / "h1")],
+                                                stdout=subprocess.PIPE, env=ENV)
+        link = (await read_until(host, "invite link:", seen)).split()[-1]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(drain, host, seen)
+            join = await trio.lowlevel.open_process([*PY, "join", link, *joining], stdout=subprocess.DEVNULL,
+                                                    stderr=subprocess.PIPE, env=ENV)
+            while not any("joined seat 1" in line for line in seen):
+                await trio.sleep(0.05)
+            host.kill()
+            assert join.stderr is not None
+            with trio.fail_after(20):  # (the old --give-up was 300 s)
+                assert await join.wait() == 2
+                error = (await join.stderr.receive_some(4096)).decode()
+        lines = error.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("p2pdurak: table-gone: the table is gone"), error
+        host = await trio.lowlevel.open_process([*hosting, "--seats", "2", "--profile", str(tmp_path / "h2")],
+                                                stdout=subprocess.PIPE, env=ENV)
+        link = (await read_until(host, "invite link:", seen)).split()[-1]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(drain, host, seen)
+            again = await trio.run_process([*PY, "join", link, *joining], capture_stdout=True, check=False, env=ENV)
+            assert again.returncode == 0 and "result:" in again.stdout.decode()
+            assert await host.wait() == 0
