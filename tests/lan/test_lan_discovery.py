@@ -20,15 +20,11 @@ import pytest
 from p2pdurak.net.nearby import NO_MULTICAST_ENV
 from tests.lan.bad_announcer import BAD
 from tests.lan.netns import Lan
+from tests.outcomes import ended_by_the_rules
 from tests.web.browser import needs_chromium
 
 PY = [sys.executable, "-m", "p2pdurak"]
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def ended_by_the_rules(output: str) -> bool:
-    """The game's result line: a durak, or a draw (a legal end; which one depends on how the bots' moves raced)."""
-    return "result: the durak is" in output or "result: a draw" in output
 
 
 def _env() -> dict[str, str]:
@@ -257,7 +253,7 @@ def test_lan_the_join_page_lists_the_table_live(lan2: Lan, tmp_path: Path, trans
         assert ("links: host direct" in report["output"]) == (transport == "libp2p"), report["output"]
         assert report["rows"] == [{"host": "Anya", "seats": "1 of 2 seats taken",
                                    "options": "Podkidnoy · 24-card deck · Cheating allowed"}], report
-        assert "INVALID" not in report["verify"] and "durak" in report["verify"], report
+        assert ended_by_the_rules(report["verify"]) and "INVALID" not in report["verify"], report
         assert report["returncode"] == 0, report["output"]
     finally:
         _stop(page, host)

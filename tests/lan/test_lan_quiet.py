@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.lan.netns import Lan
-from tests.lan.test_lan_discovery import PY, ROOT, _env, _start, _stop, _wait_line, ended_by_the_rules
+from tests.lan.test_lan_discovery import PY, ROOT, _env, _start, _stop, _wait_line
+from tests.outcomes import ended_by_the_rules
 
 
 def _heard(lan: Lan, tmp_path: Path, *flags: str) -> dict[str, Any]:

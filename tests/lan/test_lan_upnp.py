@@ -17,7 +17,7 @@ import pytest
 
 from p2pdurak.net.nearby import NO_MULTICAST_ENV
 from tests.lan.netns import HomeRouter, home_behind_upnp_router, igd_skip_reason
-from tests.lan.test_lan_discovery import ended_by_the_rules
+from tests.outcomes import ended_by_the_rules
 
 PY = [sys.executable, "-m", "p2pdurak"]
 
