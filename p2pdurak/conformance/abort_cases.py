@@ -72,4 +72,4 @@ def _unproven_deal() -> Tampered:
     table = MemoryTable.create(Options(24, 2), seed=3, shuffle_proofs=False)
     return Tampered("plain24", "a genesis whose options turn the shuffle proofs off (signed by every seat)",
                     "R-PEER-4, R-PEER-5", "Unproven", {"records": [_payload(KIND_GENESIS, table.genesis_bytes)]},
-                    invalid("bad-options", None, table.genesis.host))
+                    {**invalid("bad-options", None, table.genesis.host), "players": ["Anya", "Boris"]})

@@ -123,6 +123,7 @@ def accusation_cases(bases: dict[str, bytes]) -> list[Tampered]:
     add(f"entry {k - 5} dropped before the accusation: the entry fault comes first", "R-PEER-50",
         [i for i in prefix if i != k - 4] + [good], _accused(None, "wrong-seq", k - 5, HOST))
     _reject_and_silence_cases(records, genesis, identities, signed, moves, k, add, accusation)
+    _reject_report_cases(records, genesis, identities, signed, moves, k, add, accusation)
     return out
 
 
@@ -187,6 +188,45 @@ def _reject_and_silence_cases(
         "not hold", "R-PEER-53 (5)",
         [*range(other + 1), _record(KIND_ACCUSATION, accusation(other, b"", reason=SILENT_HOST))],
         _accused(silent, "bad-accusation", other, ACCUSER))
+
+
+def _reject_report_cases(
+    records: list[tuple[int, bytes]], genesis: VerifiedGenesis, identities: Sequence[Identity],
+    signed: list[SignedMove], moves: list[bytes], k: int, add: Any, accusation: Any,
+) -> None:
+    """Issue 23 points 8 and 9: a memory reason does not weaken steps (4) to (5a) of R-PEER-52, and `valid_at_head`
+    is the judgement at the Reject's length whether or not checks (1) to (3) of R-PEER-50 hold."""
+    move = signed[k]
+
+    def head(length: int) -> bytes:
+        return genesis.hash if length == 0 else sha256(records[length][1])
+
+    def record(length: int, at: bytes, reason: str, held: int = k, **change: Any) -> Json:
+        reject = sign_reject(identities[HOST], genesis.hash, move.author, move.counter, move.hash, reason, length, at)
+        evidence = rejected_move_evidence(moves[k], reject)
+        return _record(KIND_ACCUSATION, accusation(held, evidence, reason=FALSE_REJECT, **change))
+
+    def view(valid: bool | None, proven: bool, accused: int = HOST) -> Json:
+        return {"accuser": ACCUSER, "accused": accused, "reason": FALSE_REJECT, "author": move.author,
+                "counter": move.counter, "valid_at_head": valid, "proven": proven}
+
+    prefix = list(range(k + 1))
+    add(f"a Reject (stale-counter) naming chain length {k} with the head of length {k - 1}: a head off the host's own "
+        "chain is a proof whatever the reason", "R-LOG-16, R-PEER-52 (5)",
+        [*prefix, record(k, head(k - 1), "stale-counter")], _accused(view(None, True), FALSE_REJECT, k, HOST))
+    seen = next(n for n in range(1, k + 1) if sha256(records[n][1]) == move.seen)
+    add(f"a Reject (move-equivocation) naming chain length {seen - 1}, before the move's own seen entry: a proof "
+        "whatever the reason", "R-LOG-16, R-PEER-52 (5a)",
+        [*prefix, record(seen - 1, head(seen - 1), "move-equivocation")],
+        _accused(view(None, True), FALSE_REJECT, k, HOST))
+    add(f"a false-reject record with chain_length {k - 1} for a transcript of {k} entries: it fails R-PEER-50 (3), "
+        "and valid_at_head still says the move passes at the Reject's length", "R-PEER-49, R-PEER-50 (3)",
+        [*prefix, record(k, head(k), "not-your-turn", held=k - 1)],
+        _accused(view(True, False), "bad-accusation", k, ACCUSER))
+    add("a false-reject record accusing seat 1 itself: it fails R-PEER-50 (2), and valid_at_head still says the move "
+        "passes at the Reject's length", "R-PEER-49, R-PEER-50 (2)",
+        [*prefix, record(k, head(k), "not-your-turn", accused=ACCUSER)],
+        _accused(view(True, False, accused=ACCUSER), "bad-accusation", k, ACCUSER))
 
 
 def _move_of(entry_bytes: bytes) -> bytes:

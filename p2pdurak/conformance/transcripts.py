@@ -18,7 +18,8 @@ from p2pdurak.peer.verify import verify_transcript_bytes
 Json = dict[str, Any]
 
 # Keys of `verify --json` that a case may pin; a case lists only those it cares about.
-OUTCOME_KEYS = ("valid", "reason", "entry", "seat", "how", "entries", "result", "verdicts", "accusation")
+OUTCOME_KEYS = ("valid", "reason", "entry", "seat", "how", "entries", "result", "verdicts", "players", "accusation",
+                "claims")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from p2pdurak.conformance.abort_cases import abort_cases
 from p2pdurak.conformance.accusations import accusation_cases
 from p2pdurak.conformance.forge import play_until
 from p2pdurak.conformance.host import host_answer
+from p2pdurak.conformance.report_cases import REPORT_NOTES, report_cases
 from p2pdurak.conformance.scenes import BASE_GAMES, BaseGame, Scene, phase_is
 from p2pdurak.conformance.transcripts import Json, rebuild, records_of, sha256_hex, verify_outcome
 from p2pdurak.conformance.wire_vectors import VECTOR_DIR, main_for
@@ -190,7 +191,7 @@ def generate_valid() -> Json:
         "loses and owes no audit",
         "Leaving": "an abort naming its own author with reason leaving: the author's own forfeit",
         "expected": "a subset of the `verify --json` object (SPEC.md R-PEER-49): valid, reason, entry, seat, how, "
-        "entries, result, verdicts; exitCode is the exit status of `verify`",
+        "entries, result, verdicts, players, accusation, claims; exitCode is the exit status of `verify`",
     }
     return _file("p2pdurak transcripts (valid games)", "SPEC.md 8", notes, [{"type": "Transcript", "tests": tests}])
 
@@ -232,7 +233,7 @@ def generate_tampered(valid: Json) -> Json:
     flags = sorted({t.flag for t in tampered_cases(bases)})
     from p2pdurak.conformance.abort_cases import FLAG_NOTES as ABORT_NOTES
 
-    flag_notes = {**crafted.FLAG_NOTES, **ABORT_NOTES}
+    flag_notes = {**crafted.FLAG_NOTES, **ABORT_NOTES, **REPORT_NOTES}
     notes.update({f: flag_notes[f] for f in flags if f in flag_notes})
     return _file(
         "p2pdurak transcripts (tampered)", "SPEC.md 7.7, 8.4, 8.14", notes,
@@ -276,9 +277,9 @@ def generate_messages() -> Json:
 
 
 def tampered_cases(bases: dict[str, bytes]) -> list[crafted.Tampered]:
-    """Every case of transcript-tampered.json, in file order: crafted.py's, then the aborts', then the accusations'
-    (those two build on crafted.py's helpers, so they are gathered here, above all three)."""
-    return [*crafted.tampered_cases(bases), *abort_cases(bases), *accusation_cases(bases)]
+    """Every case of transcript-tampered.json, in file order: crafted.py's, then the aborts', the accusations' and
+    the report's (those build on crafted.py's helpers, so they are gathered here, above them all)."""
+    return [*crafted.tampered_cases(bases), *abort_cases(bases), *accusation_cases(bases), *report_cases(bases)]
 
 
 # -- files ----------------------------------------------------------------------------------------------------------

@@ -136,10 +136,14 @@ def verify_transcript_bytes(data: bytes, *, require_proofs: bool = True) -> Veri
     transcript = read_transcript(data)
     try:
         genesis = verify_genesis(transcript.genesis)
-        observer = Peer(genesis)
     except PeerFault as exc:
         return VerifyReport(False, exc.reason, None, exc.seat, exc.message, len(transcript.entries))
+    # Every seat signed the roster, so its names are reported whatever its options hold (R-PEER-48 `players`).
     names = tuple(genesis.name(s) for s in range(genesis.seats))
+    try:
+        observer = Peer(genesis)
+    except PeerFault as exc:
+        return VerifyReport(False, exc.reason, None, exc.seat, exc.message, len(transcript.entries), names=names)
     if require_proofs and not observer.ctx.game_options.shuffle_proofs:
         return VerifyReport(False, "bad-options", None, genesis.host, "the genesis turns the shuffle proofs off: "
                             "nothing proves the deal, so no result of this game is certified", len(transcript.entries),
