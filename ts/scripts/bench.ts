@@ -5,6 +5,9 @@
  */
 
 import { fromHex } from "../src/bytes";
+import * as deck from "../src/crypto/deck";
+import { deckMsgToBytes } from "../src/crypto/deck_messages";
+import { generateSecrets } from "../src/crypto/secrets_store";
 import { cardPoints } from "../src/crypto/cardpoints";
 import * as dleq from "../src/crypto/dleq";
 import { Point, baseMul, randomScalar } from "../src/crypto/group";
@@ -44,7 +47,45 @@ const identity = Identity.fromSeed(new Uint8Array(32).fill(3));
 const message = fromHex("00".repeat(200));
 const signature = identity.sign("move", message);
 
+/** One seat's CPU share of a whole 6-seat, 36-card setup: making its own shuffle and lock (the average over the
+ * six seats), and checking all twelve messages, its own included (R-PEER-10a), the trump keys and the initial
+ * deal's keys, as every peer does. */
+function setupPeerCpuMs(seats: number, deckKind: number): { make: number; check: number } {
+  const params = new deck.DeckParams(new Uint8Array(32).fill(9), deckKind, seats);
+  const rngs = Array.from({ length: seats }, (_, j) => seededRng(`bench-setup-${j}`));
+  const secrets = rngs.map((r, j) => generateSecrets(params.game, deckKind, j, r));
+  let t = deck.DeckTranscript.start(params);
+  const bodies: [number, Uint8Array][] = [];
+  let making = 0;
+  const timed = <T>(f: () => T): T => {
+    const start = process.cpuUsage();
+    const out = f();
+    const used = process.cpuUsage(start);
+    making += (used.user + used.system) / 1000;
+    return out;
+  };
+  const send = (seat: number, body: Uint8Array) => {
+    bodies.push([seat, body]);
+    [t] = deck.receive(t, seat, body);
+  };
+  for (const sec of secrets) send(sec.seat, timed(() => deckMsgToBytes(deck.makeShuffle(t, sec, rngs[sec.seat] as never))));
+  for (const sec of secrets) send(sec.seat, timed(() => deckMsgToBytes(deck.makeLock(t, sec, rngs[sec.seat] as never))));
+  for (const sec of secrets) send(sec.seat, deckMsgToBytes(deck.makeReveal(t, sec, [deckKind - 1])));
+  for (const sec of secrets) {
+    const owed: number[] = [];
+    for (let p = 0; p < 6 * seats && p < deckKind; p++) if (Math.floor(p / 6) !== sec.seat && t.key(sec.seat, p) === null) owed.push(p);
+    if (owed.length > 0) send(sec.seat, deckMsgToBytes(deck.makeReveal(t, sec, owed)));
+  }
+  const check = cpuMs(() => deck.replay(params, bodies), 1);
+  return { make: Math.round((making / seats) * 100) / 100, check };
+}
+
+const setup = setupPeerCpuMs(6, 36);
+
 const result = {
+  setup_6x36_own_shuffle_and_lock_cpu_ms: setup.make,
+  setup_6x36_check_every_message_cpu_ms: setup.check,
+  setup_6x36_peer_cpu_s: Math.round(setup.make + setup.check) / 1000,
   shuffle_verify_36_cpu_ms: cpuMs(() => verifyShuffle(ctx, inputs, shuffled.outputs, shuffled.key, proofFromBytes(proofBytes))),
   shuffle_prove_36_cpu_ms: cpuMs(() => {
     shuffled = shuffleAndProve(ctx, inputs, s, perm, rng);
