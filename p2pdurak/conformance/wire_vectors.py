@@ -85,6 +85,7 @@ _VALID: list[tuple[str, Value]] = [
     ("str of 256 bytes needs str16", "c" * 256),
     ("non-ASCII str: UTF-8 length counts", "Дурак ♠"),
     ("four-byte UTF-8", "\U0001f0a1"),
+    ("a leading U+FEFF is a character of the str, not a byte order mark to drop", "\ufeffx"),
     ("empty array", []),
     ("array of 15 (fixarray)", list(range(15))),
     ("array of 16 needs array16", list(range(16))),
