@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "rules": "p2pdurak.commands.rules",
     "tournament": "p2pdurak.commands.tournament",
     "verify": "p2pdurak.commands.verify",
+    "sim": "p2pdurak.commands.sim",
     "selfplay": "p2pdurak.commands.selfplay",
     "host": "p2pdurak.commands.host",
     "join": "p2pdurak.commands.join",

@@ -24,6 +24,7 @@ from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed, NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
 from p2pdurak.net.links import MAX_MULTIADDRS, Invite, peer_id_of_key
+from p2pdurak.net.silence import SilenceClocks
 from p2pdurak.net.slots import HelloSlots, hello_in_slot
 from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
@@ -116,8 +117,7 @@ class HostServer:
         self._mesh: dict[int, m.PeerAddress] = {}  # seat -> its mesh listener (9.11)
         self._mesh_p2p: dict[int, m.PeerMultiaddrs] = {}  # seat -> its libp2p mesh addresses (9.14)
         self._done: set[int] = set()  # seats that were sent everything and the final frame
-        self._deadlines: dict[int, float] = {}
-        self._armed = 0  # wait_for calls so far (a re-arm inside submit must survive the author's clock stop)
+        self._clocks = SilenceClocks()
         self._watch = trio.Event()
         self._slots = HelloSlots(self.config.max_unauthenticated, self.config.max_unauthenticated_per_address)
 
@@ -187,9 +187,7 @@ class HostServer:
         """The game now waits on `seats`: any of them that gets no move accepted within `timeout` seconds is
         reported once through HostApp.on_silent. Replaces the previous set and restarts every clock; call it after
         every change of state. An accepted move stops its author's clock; a rejected one does not."""
-        now = trio.current_time()
-        self._deadlines = {s: now + timeout for s in seats}
-        self._armed += 1
+        self._clocks.arm(seats, trio.current_time() + timeout)
         self._watch.set()
 
     def finish(self, reason: str = "game-over") -> None:
@@ -207,7 +205,7 @@ class HostServer:
             return
         self.phase = CLOSED
         self.ending = ending
-        self._deadlines.clear()
+        self._clocks.clear()
         frame = ending.encode()
         for c in [*self._lobby, *self._conns.values()]:
             c.closing = frame
@@ -247,16 +245,13 @@ class HostServer:
     async def _watchdog(self) -> None:
         while True:
             self._watch = trio.Event()
-            if self._deadlines:
-                with trio.move_on_at(min(self._deadlines.values())):
+            deadline = self._clocks.next_deadline()
+            if deadline is not None:
+                with trio.move_on_at(deadline):
                     await self._watch.wait()
             else:
                 await self._watch.wait()
-            now = trio.current_time()
-            for seat in sorted(s for s, d in self._deadlines.items() if d <= now):
-                if self._deadlines.get(seat, now + 1.0) > now:
-                    continue  # an earlier report re-armed the clocks (on_silent may call wait_for)
-                del self._deadlines[seat]
+            for seat in self._clocks.expired(trio.current_time()):  # (on_silent may call wait_for: re-armed)
                 self._silent(seat)
 
     def _silent(self, seat: int) -> None:
@@ -481,12 +476,12 @@ class HostServer:
             self.abort(exc.reason, seat)
             return
         self._signatures[seat] = signature
-        self._deadlines.pop(seat, None)
+        self._clocks.stop(seat)
         if len(self._signatures) == len(self.roster):
             self.signed_genesis = self.app.seal_genesis([self._signatures[s] for s in range(len(self.roster))])
             self.genesis = None
             self.phase = SESSION
-            self._deadlines.clear()
+            self._clocks.clear()
             for c in self._conns.values():
                 if c.cursor is not None:
                     c.outbox.append(m.Genesis(self.signed_genesis).encode())
@@ -504,14 +499,13 @@ class HostServer:
             self._send(conn, m.Received(message.mid))  # a resend after a reconnect: already submitted
             return
         self._moves_seen[seat] = message.mid
-        armed = self._armed
+        armed = self._clocks.armed
         result = self.app.submit(seat, message.move)
         if result.reject is not None:
             self._send(conn, m.Reject(message.mid, result.reject))
         else:
             self._send(conn, m.Received(message.mid))
-            if self._armed == armed:  # it spoke; unless submit re-armed the clocks for the new state already
-                self._deadlines.pop(seat, None)
+            self._clocks.spoke(seat, armed)  # it spoke; unless submit re-armed the clocks for the new state already
         if result.entries:
             self._extend(result.entries)  # (submit may have called finish() on the last move of the game)
 

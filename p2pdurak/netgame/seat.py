@@ -390,6 +390,10 @@ class SeatRunner:
 
     # ----------------------------------------------------------------- the game
 
+    def open_log(self, path: Path) -> SeatLog:
+        """The seat's file, opened for appending (the adversarial simulator's seats tear it at a chosen byte)."""
+        return SeatLog(path, durable=self.durable)
+
     def adopt(self, genesis: VerifiedGenesis, genesis_bytes: bytes, secrets: SeatSecrets | None = None) -> Peer:
         """Start the seat's peer on a signed genesis: the file gets the meta, the genesis and the deck secrets
         before any move can be made. A file of this game that already holds the genesis is ours from before a
@@ -407,7 +411,7 @@ class SeatRunner:
             return peer
         self.seat = seat
         peer = Peer(genesis, seat=seat, identity=self.identity, secrets=secrets, rng=self.rng)
-        self.log = SeatLog(path, durable=self.durable)
+        self.log = self.open_log(path)
         self.log.meta({**self.meta, "seat": seat, "game_id": genesis.data.game_id.hex()})
         self.log.genesis(genesis_bytes)
         assert peer.secrets is not None
@@ -588,7 +592,7 @@ class SeatRunner:
         self.peer = peer
         self.genesis_bytes = saved.genesis
         self.entries = list(saved.entries)
-        self.log = SeatLog(game_file(self.profile, genesis.data.game_id, seat), durable=self.durable)
+        self.log = self.open_log(game_file(self.profile, genesis.data.game_id, seat))
         if secrets is None:
             assert peer.secrets is not None
             self.log.secrets(peer.secrets.to_bytes())

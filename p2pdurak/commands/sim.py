@@ -1,0 +1,60 @@
+"""`p2pdurak sim --seeds N [--seed S] [--json]`: the deterministic adversarial table simulator (issue 23). Exit 0
+when no invariant broke, 1 otherwise."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "simulate seeded tables with an adversary and check the protocol's invariants (replay a seed with --seed)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seeds", type=int, help="how many seeds to run, from --seed on (default: just --seed)")
+    parser.add_argument("--seed", type=int, default=1, help="the (first) seed (default 1)")
+    parser.add_argument("--strategy", help="the adversary's strategy for every seed (default: each seed chooses)")
+    parser.add_argument("--list", action="store_true", help="list the strategies and the invariants, then stop")
+    parser.add_argument("--json", action="store_true", help="print one JSON object: runs, violations, ...")
+    parser.add_argument("--quiet", action="store_true", help="no line per violation while running (text output)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from p2pdurak.errors import LocalError
+    from p2pdurak.sim.invariants import INVARIANTS
+    from p2pdurak.sim.run import RunResult, run_seeds
+    from p2pdurak.sim.strategies import STRATEGIES
+
+    if args.list:
+        for name, plan in sorted(STRATEGIES.items()):
+            print(f"{name}: {plan.summary}")
+        print("invariants: " + ", ".join(INVARIANTS))
+        return 0
+    if args.strategy is not None and args.strategy not in STRATEGIES:
+        raise LocalError("bad-strategy", f"no strategy {args.strategy!r} (see --list)")
+    count = 1 if args.seeds is None else args.seeds
+    if count < 1:
+        raise LocalError("bad-seeds", "--seeds is at least 1")
+    single = args.seeds is None
+
+    def progress(result: RunResult) -> None:
+        if args.json or args.quiet:
+            return
+        for v in result.violations:
+            print(f"seed {result.seed} ({result.strategy}): {v.invariant}: {v.message}", flush=True)
+        if single or result.violations:
+            for line in result.trace if single or len(result.violations) else ():
+                print(f"    {line}")
+
+    summary = run_seeds(range(args.seed, args.seed + count), args.strategy, progress)
+    data = summary.to_json()
+    if args.json:
+        json.dump(data, sys.stdout, sort_keys=True)
+        print()
+    else:
+        print(f"{summary.runs} table(s), {len(summary.violations)} violation(s); "
+              f"{data['cpu_per_table_s']} s CPU per table (most {data['max_cpu_per_table_s']} s)")
+        if summary.violations:
+            seeds = sorted({int(str(v["seed"])) for v in summary.violations})
+            print("replay one with: p2pdurak sim --seed " + str(seeds[0]))
+    return 1 if summary.violations else 0

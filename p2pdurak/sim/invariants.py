@@ -1,0 +1,198 @@
+"""The invariants checked after every run (issue 23, issue 28). Each broken one is a `Violation` with a message
+that says which party, which transcript and what it shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pdurak.crypto import deck as deckp
+from p2pdurak.errors import DurakError
+from p2pdurak.log import encode_transcript
+from p2pdurak.peer import game
+from p2pdurak.peer.peer import Peer
+from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
+from p2pdurak.rules import State
+from p2pdurak.sim.table import SimTable
+from p2pdurak.sim.values import ChallengeSent
+
+PROPERTY = "honest-loses"  # issue 23: an honest, running, reachable seat is the durak or forfeits, not by the rules
+ENDS = "honest-never-ends"  # every honest seat ends within the bound
+RAISES = "honest-raises"  # no honest party raises
+LEAK = "card-leak"  # the adversary could read a card of an honest seat the rules did not make public
+TRANSCRIPT = "transcript"  # an honest seat's transcript verifies, or ends with its own accusation (or a proven fault)
+RESUME = "resume-failed"  # an honest seat started again within the move time-out could not resume from its file
+CHALLENGE = "challenge-unjudged"  # issue 28: every challenge signed while its card lay on the table is judged
+DECLARATION = "declaration-unjudged"  # issue 28: every false declaration the record can open is a fault
+INVARIANTS = (PROPERTY, ENDS, RAISES, LEAK, TRANSCRIPT, RESUME, CHALLENGE, DECLARATION)
+
+PLAY_PHASES = (game.PLAY, game.DRAW_ACK, game.DRAW_KEYS, game.DEAL_ACK, game.DEAL_KEYS, game.SHUFFLE, game.LOCK)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    invariant: str
+    message: str
+
+
+@dataclass
+class Checked:
+    """The verified transcripts of a run, each once, with who holds it."""
+
+    reports: dict[bytes, VerifyReport]
+    holders: dict[bytes, list[str]]
+    observers: dict[bytes, Peer]
+
+
+def transcripts(table: SimTable) -> Checked:
+    found: dict[bytes, list[str]] = {}
+    for seat in table.seats:
+        runner = seat.runner
+        if runner.genesis_bytes is None:
+            continue
+        data = runner.transcript()
+        who = f"seat {seat.seat}" + ("" if seat.honest else " (adversary)")
+        found.setdefault(data, []).append(who)
+    host_chain = encode_transcript(table.genesis, table.host.entries)
+    found.setdefault(host_chain, []).append("the host's chain")
+    reports: dict[bytes, VerifyReport] = {}
+    observers: dict[bytes, Peer] = {}
+    for data in found:
+        reports[data] = verify_transcript_bytes(data, require_proofs=table.config.shuffle_proofs)
+    for seat in table.seats:  # a peer that applied exactly the entries of a transcript: its public record
+        peer = seat.runner.peer
+        if peer is not None and seat.runner.genesis_bytes is not None:
+            observers.setdefault(seat.runner.transcript(), peer)
+    observers.setdefault(host_chain, table.host.peer)
+    return Checked(reports, found, observers)
+
+
+def protected(table: SimTable, seat: int) -> bool:
+    """Issue 23's seat: honest, kept running (or was started again within the move time-out), and could reach
+    another honest party all along (a link to it was never cut for a move time-out or more)."""
+    s = table.seats[seat]
+    if not s.honest or s.raised is not None:
+        return False
+    for (crashed_at, _), resumed in zip(s.crashes, [*s.resumed_at, None], strict=False):
+        if resumed is None or resumed - crashed_at >= table.config.move_timeout:
+            return False
+    limit = table.config.move_timeout
+    others = []
+    if table.seats[0].honest and seat != 0:
+        others.append(table.host.links[seat])
+    if seat == 0:
+        others += [table.host.links[o.seat] for o in table.honest if o.seat != 0]
+    elif table.meshes.get(seat) is not None:
+        others += [link for o, link in table.meshes[seat].links.items() if table.seats[o].honest]
+    return any(link.longest_cut < limit for link in others)
+
+
+def check(table: SimTable, challenges: list[ChallengeSent]) -> list[Violation]:
+    out: list[Violation] = []
+    config = table.config
+    for seat, trace in table.raised:
+        if table.seats[seat].honest:
+            out.append(Violation(RAISES, f"seat {seat} raised: {trace.strip().splitlines()[-1]}"))
+    for party in table.honest:
+        if not party.ended and party.raised is None:
+            phase = party.runner.peer.phase if party.runner.peer is not None else "before the genesis"
+            out.append(Violation(ENDS, f"seat {party.seat} still runs at t={table.loop.now:.0f} s (phase {phase}, "
+                                 f"{len(party.runner.entries)} entries)"))
+        if party.resume_failed is not None and party.resumed_at and party.crashes and \
+                party.resumed_at[-1] - party.crashes[-1][0] < config.move_timeout:
+            out.append(Violation(RESUME, f"seat {party.seat} could not resume: {party.resume_failed}"))
+    checked = transcripts(table)
+    for party in table.honest:
+        if not protected(table, party.seat) or party.runner.genesis_bytes is None:
+            continue
+        data = party.runner.transcript()
+        report = checked.reports[data]
+        ok = report.valid or (report.accusation is not None and report.accusation.accuser == party.seat) or (
+            report.reason != "incomplete" and report.seat is not None and not table.seats[report.seat].honest)
+        if not ok:
+            out.append(Violation(TRANSCRIPT, f"seat {party.seat}'s transcript: {report.reason} at entry "
+                                 f"{report.entry} (seat at fault {report.seat}): {report.message}"))
+    for data, report in checked.reports.items():
+        if not report.valid or report.result is None:
+            continue
+        res = report.result
+        holders = ", ".join(checked.holders[data])
+        losers = {s for s in (res.forfeit, res.durak) if s is not None} | set(res.losing_team or ())
+        for seat in sorted(losers):
+            if res.forfeit is None or not protected(table, seat):
+                continue  # the rules made it lose (no forfeit), or not a seat the property protects
+            out.append(Violation(PROPERTY, f"honest seat {seat} loses in a transcript that verifies (held by "
+                                 f"{holders}): forfeit of seat {res.forfeit} ({res.forfeit_reason}), how "
+                                 f"{report.how}, {len(report.claims)} claim(s)"))
+        out += _challenges(report, challenges, holders)
+        observer = checked.observers.get(data)
+        if observer is not None and observer.chain.length == report.entries:
+            out += _declarations(observer, report, holders)
+    out += _leaks(table)
+    return out
+
+
+def _challenges(report: VerifyReport, challenges: list[ChallengeSent], holders: str) -> list[Violation]:
+    out = []
+    judged = {(v.card, v.play_entry) for v in report.verdicts}
+    for c in challenges:
+        if c.on_table and (c.card, c.play_entry) not in judged:
+            out.append(Violation(CHALLENGE, f"seat {c.seat} challenged card {c.card} (played at entry {c.play_entry})"
+                                 f" while it lay on the table; no verdict on it in the transcript held by {holders}"))
+    return out
+
+
+def _declarations(observer: Peer, report: VerifyReport, holders: str) -> list[Violation]:
+    """Open every starting-hand card the public record (`observer`'s deck transcript) can open."""
+    snap = observer.snapshot
+    rules: State | None = snap.rules
+    if rules is None or not snap.owner:
+        return []
+    res = report.result
+    out = []
+    for p in range(observer.ctx.starting_positions):
+        seat = snap.owner[p]
+        if seat < 0 or not rules.denied[seat]:
+            continue
+        card = snap.opened[p]
+        if card == game.NO_CARD:
+            if deckp.missing_keys(snap.deck, p, None):
+                continue
+            try:
+                card = int(deckp.open_card(snap.deck, p))
+            except DurakError:
+                continue
+        if not rules.denied[seat] >> card & 1:
+            continue
+        if res is not None and res.forfeit == seat and res.forfeit_reason == "false-declaration":
+            continue
+        out.append(Violation(DECLARATION, f"seat {seat} said it held no trump as low as card {card}, which the "
+                             f"record opens in its starting hand (position {p}); the transcript held by {holders} "
+                             f"verifies with {_outcome(report)}"))
+        break
+    return out
+
+
+def _outcome(report: VerifyReport) -> str:
+    res = report.result
+    if res is None:
+        return "no result"
+    return f"durak {res.durak}, forfeit {res.forfeit} ({res.forfeit_reason or '-'}), how {report.how}"
+
+
+def _leaks(table: SimTable) -> list[Violation]:
+    knowledge = table.knowledge
+    if knowledge is None:
+        return []
+    main = table.host.peer.snapshot
+    out = []
+    for p, learned in sorted(knowledge.learned.items()):
+        if not main.owner or p >= len(main.owner):
+            continue
+        owner = main.owner[p]
+        if owner < 0 or not table.seats[owner].honest or main.opened[p] != game.NO_CARD:
+            continue
+        if learned.main_phase not in PLAY_PHASES:
+            continue
+        out.append(Violation(LEAK, f"the adversary could read the card at position {p} of honest seat {owner} at "
+                             f"t={learned.time:.2f} (main chain in {learned.main_phase}); the game never opened it"))
+    return out
