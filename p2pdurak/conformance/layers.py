@@ -22,7 +22,17 @@ from p2pdurak.crypto.dleq import DleqProof
 from p2pdurak.crypto.group import Point, base_mul, hash_to_point, scalar_from_bytes
 from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import DurakError, PeerFault, RuleError
-from p2pdurak.rules import Options, State, apply, decode_state, new_game, parse_action, result
+from p2pdurak.rules import (
+    Options,
+    State,
+    apply,
+    deal_positions,
+    decode_state,
+    learn,
+    new_game,
+    parse_action,
+    result,
+)
 from p2pdurak.testing import deck_sim
 
 Case = Mapping[str, Any]
@@ -200,6 +210,34 @@ def _rules_after_prefix(group: Group, case: Case) -> str | None:
     return _apply_expect(st, case, lambda after: after.digest().hex() == case["nextHash"])
 
 
+def _rules_view_game(group: Group, case: Case) -> str | None:
+    """SPEC.md 3.15: the view right after the deal knows position D-1 alone, a seat learns its starting cards into
+    its hand; after each action that ends a bout, a seat learns the cards drawn to it."""
+    options, viewer = Options.parse(case["options"]), case["viewer"]
+    deck = [parse_card(c) for c in case["deck"]]
+    view = new_game(options, [None] * (len(deck) - 1) + [deck[-1]], viewer=viewer)
+    mine = [p for p, s in deal_positions(options) if s == viewer]
+    for p in mine:
+        view = learn(view, viewer, deck[p])
+    if view.encode().hex() != case["start"]:
+        return "another view after the deal"
+    for i, text in enumerate(case["actions"]):
+        try:
+            after = apply(view, parse_action(text))
+        except RuleError as exc:
+            return f"action {i} ({text}) was refused: {exc.reason}"
+        if viewer is not None and after.bout != view.bout:
+            for p, s in after.draws:
+                if s == viewer:
+                    after = learn(after, viewer, deck[p])
+        view = after
+        if view.digest().hex() != case["hashes"][i]:
+            return f"another view after action {i} ({text})"
+    if view.encode().hex() != case["final"]:
+        return "another final view"
+    return None if result_text(view) == case["outcome"] else f"outcome {result_text(view)}"
+
+
 GROUP_RUNNERS: dict[str, Callable[[Group, Case], str | None]] = {
     "CardPoint": _card_point,
     "DleqLockProof": _dleq,
@@ -210,6 +248,7 @@ GROUP_RUNNERS: dict[str, Callable[[Group, Case], str | None]] = {
     "RulesAction": _rules_action,
     "RulesGame": _rules_game,
     "RulesActionAfterPrefix": _rules_after_prefix,
+    "RulesViewGame": _rules_view_game,
 }
 
 

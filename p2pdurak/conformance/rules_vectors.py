@@ -22,7 +22,9 @@ from p2pdurak.rules import (
     State,
     all_options,
     apply,
+    deal_positions,
     format_action,
+    learn,
     legal_actions,
     new_game,
     parse_action,
@@ -141,9 +143,68 @@ def game_cases() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     return games, illegal
 
 
+def view_start(options: Options, deck: list[int], viewer: int | None) -> State:
+    """A view right after the deal (SPEC.md 3.15 `RulesViewGame`): only position D-1 is known; a seat then learns
+    the cards of its starting positions into its hand (the deck field keeps knowing D-1 alone)."""
+    view = new_game(options, [None] * (len(deck) - 1) + [deck[-1]], viewer=viewer)
+    if viewer is not None:
+        for pos, seat in deal_positions(options):
+            if seat == viewer:
+                view = learn(view, viewer, deck[pos])
+    return view
+
+
+def view_step(view: State, action_text: str, deck: list[int]) -> State:
+    """One action on a view, then (a seat's view, when the action ended a bout) the cards drawn to it learnt."""
+    after = apply(view, parse_action(action_text))
+    if view.viewer >= 0 and after.bout != view.bout:
+        for pos, seat in after.draws:
+            if seat == view.viewer:
+                after = learn(after, seat, deck[pos])
+    return after
+
+
+VIEW_GAMES = (  # (options, viewer): the observer and seats' views, the trump in the stock and dealt, a rollback
+    (Options(36, 3, transfer=True, show_trump=True), None),
+    (Options(36, 3, transfer=True, show_trump=True), 2),
+    (Options(24, 4), None),
+    (Options(24, 4), 3),
+    (Options(36, 2, cheating=True), 0),
+)
+
+
+def view_cases(first_id: int) -> list[dict[str, Any]]:
+    rnd = random.Random("p2pdurak rules view vectors v1")
+    cases: list[dict[str, Any]] = []
+    for options, viewer in VIEW_GAMES:
+        deck, final, actions = _play(options, rnd, None)
+        view = view_start(options, deck, viewer)
+        start = view.encode().hex()
+        hashes = []
+        for text in actions:
+            view = view_step(view, text, deck)
+            hashes.append(view.digest().hex())
+        who = "the observer (no seat)" if viewer is None else f"seat {viewer}"
+        cases.append({
+            "tcId": first_id + len(cases),
+            "comment": f"a random complete game, {options.describe()}, as {who} sees it",
+            "options": options.describe(),
+            "deck": [format_card(c) for c in deck],
+            "viewer": viewer,
+            "actions": actions,
+            "start": start,
+            "hashes": hashes,
+            "final": view.encode().hex(),
+            "outcome": result_text(final),
+            "result": "valid",
+        })
+    return cases
+
+
 def build() -> dict[str, dict[str, Any]]:
     actions = action_cases()
     games, prefixes = game_cases()
+    views = view_cases(len(games) + len(prefixes) + 1)
     return {
         "rules-actions.json": {
             "algorithm": "p2pdurak rules: one action on an encoded state",
@@ -165,11 +226,15 @@ def build() -> dict[str, dict[str, Any]]:
                 "deck": "the card at each deck position 0..D-1 (SPEC.md R-RULES-3)",
                 "outcome": "SPEC.md R-RULES-36 result notation",
                 "prefix": "the actions are applied in order from new_game(options, deck); then `action`",
+                "view": "RulesViewGame: the same game seen by `viewer` (null: an observer with no secrets, R-PEER-26; "
+                "else that seat): `start` is the view right after the deal, `hashes[i]` its state hash after "
+                "actions[i], `final` the last view (SPEC.md 3.15)",
             },
-            "numberOfTests": len(games) + len(prefixes),
+            "numberOfTests": len(games) + len(prefixes) + len(views),
             "testGroups": [
                 {"type": "RulesGame", "tests": games},
                 {"type": "RulesActionAfterPrefix", "tests": prefixes},
+                {"type": "RulesViewGame", "tests": views},
             ],
         },
     }

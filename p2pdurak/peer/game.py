@@ -398,14 +398,15 @@ def _keys_complete(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Eve
         trump = _open(ctx, snap.deck, trump_pos)
         cards: list[int | None] = [None] * ctx.size
         cards[trump_pos] = trump
+        # The view of R-RULES-34: only the trump is a known position; the seat learns its own cards into its hand.
+        rules = new_game(ctx.options, cards, viewer=ctx.viewer, previous=ctx.previous_result())
         broken = False
         if sec is not None:
             for p in mine:
                 try:
-                    cards[p] = deckp.holder_card(snap.deck, sec, p)
+                    rules = learn(rules, sec.seat, deckp.holder_card(snap.deck, sec, p))
                 except NotACard:
                     broken = True
-        rules = new_game(ctx.options, cards, viewer=ctx.viewer, previous=ctx.previous_result())
         opened = list(snap.opened)
         opened[trump_pos] = trump
         nxt = replace(snap, phase=PLAY, rules=rules, opened=tuple(opened), dealing=(), broken_card=broken)

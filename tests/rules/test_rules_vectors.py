@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from p2pdurak.conformance.rules_vectors import VECTOR_DIR, parse_deck, result_text
+from p2pdurak.conformance.rules_vectors import VECTOR_DIR, parse_deck, result_text, view_start, view_step
 from p2pdurak.errors import RuleError
 from p2pdurak.rules import Options, apply, decode_state, new_game, parse_action
 
@@ -40,7 +40,7 @@ def test_rules_vectors_action_cases() -> None:
 
 def test_rules_vectors_games() -> None:
     doc = _load("rules-games.json")
-    games, prefixes = (g["tests"] for g in doc["testGroups"])
+    games, prefixes, _views = (g["tests"] for g in doc["testGroups"])
     assert len(games) >= 30 and len(prefixes) >= 100
     for t in games:
         st = new_game(Options.parse(t["options"]), parse_deck(t["deck"]))
@@ -59,3 +59,22 @@ def test_rules_vectors_games() -> None:
             assert info.value.reason == t["reason"], t["tcId"]
         else:
             assert apply(st, parse_action(t["action"])).digest().hex() == t["nextHash"]
+
+
+def test_rules_vectors_views() -> None:
+    """RulesViewGame (issue 23 point 2): the observer's and seats' views, step by step; the deck field of a view
+    knows position D-1 alone and the observer starts with every card but the trump hidden."""
+    doc = _load("rules-games.json")
+    views = doc["testGroups"][2]["tests"]
+    assert {t["viewer"] is None for t in views} == {True, False}
+    for t in views:
+        options, deck = Options.parse(t["options"]), parse_deck(t["deck"])
+        view = view_start(options, deck, t["viewer"])
+        assert view.encode().hex() == t["start"], t["tcId"]
+        assert view.deck[:-1] == (-1,) * (len(deck) - 1) and view.deck[-1] == deck[-1]
+        if t["viewer"] is None:
+            assert view.hidden == view.deck_mask & ~(1 << deck[-1])
+        for text, digest in zip(t["actions"], t["hashes"], strict=True):
+            view = view_step(view, text, deck)
+            assert view.digest().hex() == digest, (t["tcId"], text)
+        assert view.encode().hex() == t["final"] and result_text(view) == t["outcome"]

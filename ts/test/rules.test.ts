@@ -8,8 +8,10 @@ import {
   RuleError,
   type State,
   apply,
+  dealPositions,
   decodeState,
   encodeState,
+  learn,
   newGame,
   parseAction,
   resultText,
@@ -66,5 +68,39 @@ const afterPrefixCase: Runner = (_, tc) => {
   return applyExpect(st, tc, (after) => toHex(after.digest()) === tc.nextHash);
 };
 
+/** SPEC.md 3.15 RulesViewGame: the view knows position D-1 alone; a seat learns its starting cards, then the cards
+ * drawn to it after each action that ends a bout. */
+const viewCase: Runner = (_, tc) => {
+  const options = Options.parse(tc.options);
+  const viewer: number | null = tc.viewer;
+  const deck: number[] = tc.deck.map(parseCard);
+  const known: (number | null)[] = deck.map((c, p) => (p === deck.length - 1 ? c : null));
+  let view = newGame(options, known, viewer);
+  if (viewer !== null) {
+    for (const [p, s] of dealPositions(options)) if (s === viewer) view = learn(view, viewer, deck[p] as number);
+  }
+  if (toHex(encodeState(view)) !== tc.start) return "another view after the deal";
+  for (const [i, text] of (tc.actions as string[]).entries()) {
+    let after: State;
+    try {
+      after = apply(view, parseAction(text));
+    } catch (exc) {
+      if (exc instanceof RuleError) return `action ${i} (${text}) was refused: ${exc.reason}`;
+      throw exc;
+    }
+    if (viewer !== null && after.bout !== view.bout) {
+      for (const [p, s] of after.draws) if (s === viewer) after = learn(after, viewer, deck[p] as number);
+    }
+    view = after;
+    if (toHex(view.digest()) !== tc.hashes[i]) return `another view after action ${i} (${text})`;
+  }
+  if (toHex(encodeState(view)) !== tc.final) return "another final view";
+  return resultText(view) === tc.outcome ? null : `outcome ${resultText(view)}`;
+};
+
 vectorFile("rules-actions.json", { RulesAction: actionCase });
-vectorFile("rules-games.json", { RulesGame: gameCase, RulesActionAfterPrefix: afterPrefixCase });
+vectorFile("rules-games.json", {
+  RulesGame: gameCase,
+  RulesActionAfterPrefix: afterPrefixCase,
+  RulesViewGame: viewCase,
+});
