@@ -21,6 +21,7 @@ from p2pdurak.net.nearby import NO_MULTICAST_ENV
 from tests.lan.bad_announcer import BAD
 from tests.lan.netns import Lan
 from tests.outcomes import ended_by_the_rules
+from tests.signals import sigint_at_default
 from tests.web.browser import needs_chromium
 
 PY = [sys.executable, "-m", "p2pdurak"]
@@ -109,9 +110,11 @@ def _listed_first(joiner: Proc, tries: int = 5) -> str:
 
 
 def _start(lan: Lan, member: int, *args: str, stdin: bool = False) -> subprocess.Popen[str]:
-    """A bare process (its output read with _wait_line, without a time limit: prefer Proc)."""
+    """A bare process (its output read with _wait_line, without a time limit: prefer Proc); a test may stop it
+    with Ctrl-C."""
     return subprocess.Popen(lan.argv(member, [*PY, *args]), env=_env(), text=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL)
+                            stderr=subprocess.STDOUT, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                            preexec_fn=sigint_at_default)
 
 
 def _wait_line(proc: subprocess.Popen[str], pattern: str, seen: list[str]) -> re.Match[str]:

@@ -17,6 +17,8 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from tests.signals import sigint_at_default
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]")
 CLEAR = "\x1b[H\x1b[2J"
 
@@ -35,7 +37,7 @@ class PtyProcess:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.proc = subprocess.Popen(
             list(argv), stdin=slave, stdout=slave, stderr=slave, env=dict(env), cwd=cwd, start_new_session=True,
-            close_fds=True,
+            close_fds=True, preexec_fn=sigint_at_default,  # interrupt() is the person's Ctrl-C
         )
         os.close(slave)
         self.master = master
