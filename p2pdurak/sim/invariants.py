@@ -32,6 +32,8 @@ PLAY_PHASES = (game.PLAY, game.DRAW_ACK, game.DRAW_KEYS, game.DEAL_ACK, game.DEA
 class Violation:
     invariant: str
     message: str
+    seat: int | None = None  # the seat it is about (the honest seat that loses, the liar, the challenger)
+    card: int | None = None  # the card it is about (an unjudged challenge's)
 
 
 @dataclass
@@ -122,7 +124,7 @@ def check(table: SimTable, challenges: list[ChallengeSent]) -> list[Violation]:
                 continue  # the rules made it lose (no forfeit), or not a seat the property protects
             out.append(Violation(PROPERTY, f"honest seat {seat} loses in a transcript that verifies (held by "
                                  f"{holders}): forfeit of seat {res.forfeit} ({res.forfeit_reason}), how "
-                                 f"{report.how}, {len(report.claims)} claim(s)"))
+                                 f"{report.how}, {len(report.claims)} claim(s)", seat=seat))
         out += _challenges(report, challenges, holders)
         observer = checked.observers.get(data)
         if observer is not None and observer.chain.length == report.entries:
@@ -137,7 +139,8 @@ def _challenges(report: VerifyReport, challenges: list[ChallengeSent], holders: 
     for c in challenges:
         if c.on_table and (c.card, c.play_entry) not in judged:
             out.append(Violation(CHALLENGE, f"seat {c.seat} challenged card {c.card} (played at entry {c.play_entry})"
-                                 f" while it lay on the table; no verdict on it in the transcript held by {holders}"))
+                                 f" while it lay on the table; no verdict on it in the transcript held by {holders}",
+                                 seat=c.seat, card=c.card))
     return out
 
 
@@ -167,7 +170,7 @@ def _declarations(observer: Peer, report: VerifyReport, holders: str) -> list[Vi
             continue
         out.append(Violation(DECLARATION, f"seat {seat} said it held no trump as low as card {card}, which the "
                              f"record opens in its starting hand (position {p}); the transcript held by {holders} "
-                             f"verifies with {_outcome(report)}"))
+                             f"verifies with {_outcome(report)}", seat=seat, card=card))
         break
     return out
 

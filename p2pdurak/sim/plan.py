@@ -3,7 +3,8 @@ no adversary at all: every party runs the shipped code and the links only delay.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from p2pdurak.bots.players import bot_player
@@ -15,6 +16,7 @@ from p2pdurak.sim.host import HostPolicy
 from p2pdurak.sim.seats import SimRunner
 
 if TYPE_CHECKING:
+    from p2pdurak.sim.invariants import Violation
     from p2pdurak.sim.seats import SimSeat
     from p2pdurak.sim.table import SimTable
 
@@ -35,21 +37,22 @@ class TableConfig:
     shuffle_proofs: bool = False
     extra: dict[str, object] = field(default_factory=dict)
 
-    def with_options(self, **changes: object) -> TableConfig:
-        return replace(self, options=replace(self.options, **changes))  # type: ignore[arg-type]
 
-
-def random_config(dice: Dice) -> TableConfig:
-    players = dice.choice((2, 3, 3, 3, 4, 4, 5, 6))
-    deck = 24 if players <= 4 else 36
+def random_config(dice: Dice, *, players: tuple[int, ...] = (2, 3, 3, 3, 4, 4, 5, 6),
+                  cheating: bool | None = None) -> TableConfig:
+    """A table drawn from `dice`: 2 to 6 seats (the 24-card deck up to 4), any variant, the bots' levels, each
+    seat's latency to the host (the host's own seat: loopback)."""
+    count = dice.choice(players)
+    deck = 24 if count <= 4 else 36
     transfer = dice.chance(0.3)
-    options = Options(deck=deck, players=players, transfer=transfer, show_trump=transfer and dice.chance(0.3),
-                      first_bout_five=dice.chance(0.2), cheating=dice.chance(0.25))
+    options = Options(deck=deck, players=count, transfer=transfer, show_trump=transfer and dice.chance(0.3),
+                      first_bout_five=dice.chance(0.2),
+                      cheating=dice.chance(0.25) if cheating is None else cheating)
     return TableConfig(
         options,
         move_timeout=dice.choice((10.0, 20.0, 30.0)),
-        levels=tuple(dice.choice(LEVELS) for _ in range(players)),
-        latency=tuple(0.0002 if s == 0 else dice.choice((0.005, 0.03, 0.1, 0.25)) for s in range(players)),
+        levels=tuple(dice.choice(LEVELS) for _ in range(count)),
+        latency=tuple(0.0002 if s == 0 else dice.choice((0.005, 0.03, 0.1, 0.25)) for s in range(count)),
     )
 
 
@@ -65,8 +68,8 @@ class Plan:
         self.bad: set[int] = set()  # the seats the adversary controls (0: the host and its seat)
         self.notes: list[str] = []  # what the adversary did, for the trace
 
-    def configure(self, config: TableConfig) -> TableConfig:
-        return config
+    def configure(self, dice: Dice) -> TableConfig:
+        return random_config(dice)
 
     def setup(self, table: SimTable) -> None:
         """Choose the parties and the moments (the table is built, nothing has run)."""
@@ -87,6 +90,10 @@ class Plan:
     def resume_after(self, seat: SimSeat) -> float | None:
         """Seconds until a crashed seat's process is started again (None: never)."""
         return None
+
+    def found(self, violations: Sequence[Violation]) -> bool:
+        """Did this run find the attack the strategy stands for (its target, not any violation)?"""
+        return False
 
     def note(self, table: SimTable, text: str) -> None:
         self.notes.append(f"t={table.loop.now:.2f} {text}")

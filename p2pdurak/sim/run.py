@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from p2pdurak.sim.dice import Dice
 from p2pdurak.sim.invariants import Violation, check
-from p2pdurak.sim.plan import Plan, random_config
+from p2pdurak.sim.plan import Plan
 from p2pdurak.sim.strategies import STRATEGIES, choose_strategy
 from p2pdurak.sim.table import SimTable, new_workdir, remove_workdir
 
@@ -27,6 +27,7 @@ class RunResult:
     sim_s: float
     entries: int
     players: int = 0
+    attack: bool = False  # the strategy's own attack was found
 
     def to_json(self) -> list[dict[str, object]]:
         return [{"seed": self.seed, "strategy": self.strategy, "invariant": v.invariant, "message": v.message,
@@ -38,7 +39,8 @@ def run_seed(seed: int, strategy: str | None = None) -> RunResult:
     name = strategy or choose_strategy(Dice(seed, "strategy"))
     started = time.process_time()
     plan: Plan = STRATEGIES[name](seed)
-    config = plan.configure(random_config(Dice(seed, "config")))
+    attack = False
+    config = plan.configure(Dice(seed, "config"))
     workdir = new_workdir()
     table: SimTable | None = None
     try:
@@ -46,6 +48,7 @@ def run_seed(seed: int, strategy: str | None = None) -> RunResult:
         table.run()
         violations = check(table, table.challenges)
         trace = trace_of(table)
+        attack = plan.found(violations)
     except Exception:
         violations = [Violation(SIM_ERROR, traceback.format_exc().strip().splitlines()[-1])]
         trace = traceback.format_exc().strip().splitlines()[-12:]
@@ -55,7 +58,7 @@ def run_seed(seed: int, strategy: str | None = None) -> RunResult:
     sim_s = table.loop.now if table is not None else 0.0
     entries = len(table.host.entries) if table is not None else 0
     return RunResult(seed, name, violations, trace, round(cpu, 4), round(sim_s, 2), entries,
-                     config.options.players)
+                     config.options.players, attack)
 
 
 def trace_of(table: SimTable) -> list[str]:
@@ -87,6 +90,7 @@ class Summary:
     cpu_s: float = 0.0
     max_cpu_s: float = 0.0
     first_found: dict[str, dict[str, int]] = field(default_factory=dict)  # strategy -> invariant -> runs until
+    attacks: dict[str, dict[str, int]] = field(default_factory=dict)  # strategy -> when its attack was first found
 
     def add(self, result: RunResult) -> None:
         self.runs += 1
@@ -96,6 +100,12 @@ class Summary:
         found = self.first_found.setdefault(result.strategy, {})
         for v in result.violations:
             found.setdefault(v.invariant, self.by_strategy[result.strategy])
+        attack = self.attacks.setdefault(result.strategy, {"found": 0})
+        if result.attack:
+            attack["found"] += 1
+            if "first_seed" not in attack:
+                attack.update(first_seed=result.seed, runs_until=self.runs,
+                              tables_of_strategy_until=self.by_strategy[result.strategy])
         self.violations += result.to_json()
 
     def to_json(self) -> dict[str, object]:
@@ -104,6 +114,7 @@ class Summary:
             "violations": self.violations,
             "strategies": dict(sorted(self.by_strategy.items())),
             "first_found": self.first_found,
+            "attacks_found": self.attacks,
             "cpu_s": round(self.cpu_s, 3),
             "cpu_per_table_s": round(self.cpu_s / self.runs, 4) if self.runs else 0.0,
             "max_cpu_per_table_s": round(self.max_cpu_s, 4),

@@ -1,0 +1,24 @@
+"""The simulator finds the attacks of issues 23 and 28 on the code as it is today (the numbers of seeds it took are
+in the closing notes of those issues). When the fix of an attack lands, its line here flips: the simulator must
+then find none in its long run (test_sim.py runs a bounded number of them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pdurak.sim.run import run_seed
+
+# strategy -> within how many seeds (1, 2, ...) the simulator finds the attack on today's code
+FOUND_TODAY = {
+    "starve": 6,  # issue 23 attack 1 (first found at seed 2)
+    "false-reject": 6,  # issue 23 attack 2 (seed 2)
+    "audit-starve": 3,  # issue 23 attack 3 (seed 1)
+    "challenge-reorder": 8,  # issue 28 attack 1 (seed 4)
+    "lie-leave": 10,  # issue 28 attack 2, a colluder leaves (seed 5)
+    "lie-silent": 8,  # issue 28 attack 2, a colluder is claimed silent (seed 3)
+}
+
+
+@pytest.mark.parametrize("strategy", sorted(FOUND_TODAY))
+def test_sim_finds_the_attack_on_todays_code(strategy: str) -> None:
+    assert any(run_seed(seed, strategy).attack for seed in range(1, FOUND_TODAY[strategy] + 1))
