@@ -86,6 +86,38 @@ def action_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def crafted_action_cases(first_id: int) -> list[dict[str, Any]]:
+    """States no play reaches, for rules that only such states can tell apart. R-RULES-6 (issue 23 point 4): seat 2
+    has denied every open trump, seat 1 none; seat 0 is asked up to seat 1's lowest undenied trump (6H), because a
+    seat that denied them all is left out of the minimum (it does not count as the highest trump)."""
+    options = Options(36, 3)
+    hands = "8H 6C 7C 8C 9C TC 6D 7D 8D 9D TD JD 6S 7S 8S 9S TS JS"  # seats 0, 1, 2
+    stock = "6H 7H 9H TH JH QH KH JC QC KC AC QD KD AD QS KS AS AH"  # the face-up AH last
+    st = new_game(options, parse_deck(f"{hands} {stock}".split(" "))).copy()
+    open_trumps = st.trump_mask & st.deck_mask & ~(1 << st.trump)
+    st.denied, st.turn = (0, 0, open_trumps), 0
+    cases: list[dict[str, Any]] = []
+    for text, why in (("0 declare 8H", "8H is above the asked 6H: wrong-rank"),
+                      ("0 declare -", "seat 0 holds no trump up to 6H: it denies 6H only")):
+        case: dict[str, Any] = {
+            "tcId": first_id + len(cases),
+            "comment": f"crafted (no play reaches it): seat 2 denied every open trump, seat 1 none; {why}",
+            "options": options.describe(),
+            "state": st.encode().hex(),
+            "stateHash": st.digest().hex(),
+            "action": text,
+            "seen": None,
+        }
+        try:
+            after = apply(st, parse_action(text))
+        except RuleError as exc:
+            case.update(result="invalid", reason=exc.reason)
+        else:
+            case.update(result="valid", next=after.encode().hex(), nextHash=after.digest().hex())
+        cases.append(case)
+    return cases
+
+
 def _play(options: Options, rnd: random.Random, max_actions: int | None) -> tuple[list[int], State, list[str]]:
     deck = random_deck(options, rnd)
     st = new_game(options, deck)
@@ -203,6 +235,7 @@ def view_cases(first_id: int) -> list[dict[str, Any]]:
 
 def build() -> dict[str, dict[str, Any]]:
     actions = action_cases()
+    actions += crafted_action_cases(len(actions) + 1)
     games, prefixes = game_cases()
     views = view_cases(len(games) + len(prefixes) + 1)
     return {
