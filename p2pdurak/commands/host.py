@@ -41,20 +41,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pdurak import i18n
+    from p2pdurak.crypto.identity import profile_dir
+    from p2pdurak.netgame.profile_lock import lock_profile
+    from p2pdurak.netgame.store import GAMES_DIR, check_writable
+
+    i18n.install(args.lang)
+    profile = profile_dir(args.profile)
+    check_writable(profile / GAMES_DIR)  # before anyone is seated, not at the genesis's record
+    with lock_profile(profile):  # one seat per profile (one key) at a time
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     import contextlib
 
-    from p2pdurak import i18n
     from p2pdurak.bots.players import bot_player
     from p2pdurak.netgame.cli_support import run_trio
     from p2pdurak.netgame.hosting import HostCommand
     from p2pdurak.ui.netfront import TerminalFrontEnd
     from p2pdurak.ui.terminal import ConsoleTerminal
 
-    i18n.install(args.lang)
-    from p2pdurak.crypto.identity import profile_dir
-    from p2pdurak.netgame.store import GAMES_DIR, check_writable
-
-    check_writable(profile_dir(args.profile) / GAMES_DIR)  # before anyone is seated, not at the genesis's record
     if args.transport == "libp2p":
         from p2pdurak.net import p2p
 

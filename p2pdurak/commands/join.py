@@ -7,6 +7,7 @@ import argparse
 import functools
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -57,10 +58,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from p2pdurak.crypto.identity import profile_dir
+    from p2pdurak.netgame.profile_lock import lock_profile
+    from p2pdurak.netgame.store import GAMES_DIR, check_writable
+
+    profile = profile_dir(args.profile)
+    check_writable(profile / GAMES_DIR)  # before we take a seat, not at our first record (then we could only stop)
+    with lock_profile(profile):  # one seat per profile (one key) at a time
+        return _run(args, profile)
+
+
+def _run(args: argparse.Namespace, profile: Path) -> int:
     import trio
 
     from p2pdurak.bots.players import bot_player
-    from p2pdurak.crypto.identity import load_or_create_identity, profile_dir
+    from p2pdurak.crypto.identity import load_or_create_identity
     from p2pdurak.errors import LocalError
     from p2pdurak.net.api import Ending, ignore_event
     from p2pdurak.net.config import NetConfig
@@ -68,7 +80,6 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.netgame.join import prepare_join, print_event, run_seat
     from p2pdurak.netgame.seat import PrintingListener, SeatRunner
     from p2pdurak.netgame.session import NetSession, play_seat
-    from p2pdurak.netgame.store import GAMES_DIR, check_writable
     from p2pdurak.randomness import SeededRng, system_rng
     from p2pdurak.ui.netfront import TerminalFrontEnd, ui_available
 
@@ -77,8 +88,6 @@ def run(args: argparse.Namespace) -> int:
         raise LocalError("bad-timeout", "--censor-timeout must be above 0 seconds")
     if args.host_timeout is not None and not args.host_timeout > 0:
         raise LocalError("bad-timeout", "--host-timeout must be above 0 seconds")
-    profile = profile_dir(args.profile)
-    check_writable(profile / GAMES_DIR)  # before we take a seat, not at our first record (then we could only stop)
     identity = load_or_create_identity(profile / "identity.key")
     rng = system_rng if args.seed is None else SeededRng(args.seed)
     if not args.bot and not ui_available():

@@ -24,7 +24,7 @@ from p2pdurak.net.addresses import local_address
 from p2pdurak.net.api import ClientApp, Ending, NetEvent, Observer, ignore_event
 from p2pdurak.net.backoff import Backoff, Jitter, system_jitter
 from p2pdurak.net.config import NetConfig
-from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
+from p2pdurak.net.errors import ALREADY_SEATED, ConnectionClosed, JoinRefused, NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
 from p2pdurak.net.links import Invite
 from p2pdurak.net.mesh import Mesh, MeshApp
@@ -196,6 +196,13 @@ class Client:
                 self._stream = fs
                 try:
                     return await self._connection(fs)
+                except JoinRefused as exc:
+                    if exc.reason != ALREADY_SEATED or not self._was_seated():
+                        raise  # another process holds our key at this table: retrying would not help
+                    # the host still holds our own old connection, dead without a word: until it times out (the
+                    # host answered, so neither the lobby's nor the game's give-up clock runs meanwhile)
+                    last_contact = trio.current_time()
+                    self.observer(NetEvent("reconnecting", self.seat, exc.reason))
                 except NetFault as exc:
                     if exc.reason in FATAL_REASONS:
                         raise
@@ -223,6 +230,10 @@ class Client:
             if give_up is not None and waited > give_up:
                 raise ConnectionClosed("host-unreachable", f"no connection to the host for {give_up} s")
             await trio.sleep(delay)
+
+    def _was_seated(self) -> bool:
+        """This process (or the game file it resumed from) has held a seat at this table."""
+        return self.connections > 0 or self.has_genesis or self.have > 0
 
     async def _connection(self, fs: FramedStream) -> Ending:
         await self._handshake(fs)

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from p2pdurak.errors import DurakError, LocalError, PeerFault
 
+# Bye answering Join when a connection with the joiner's key holds a seat: two processes with one key (two players
+# on one profile) would otherwise take the seat from each other for ever. A seat that reconnects while the host
+# still holds its own old connection (dead without a word) is told the same, and tries again until that one times
+# out (R-NET-33).
+ALREADY_SEATED = "already-seated"
+
 
 class NetFault(PeerFault):
     """The other end of a connection broke the transport protocol; that connection is dropped."""

@@ -21,7 +21,7 @@ from p2pdurak.net import messages as m
 from p2pdurak.net.addresses import ip_to_bytes
 from p2pdurak.net.api import HostApp, NetEvent, Observer, SeatInfo, ignore_event
 from p2pdurak.net.config import NetConfig
-from p2pdurak.net.errors import ConnectionClosed, NetFault
+from p2pdurak.net.errors import ALREADY_SEATED, ConnectionClosed, NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
 from p2pdurak.net.links import MAX_MULTIADDRS, Invite, peer_id_of_key
 from p2pdurak.net.silence import SilenceClocks
@@ -298,7 +298,7 @@ class HostServer:
             conn = _Conn(fs, hello.key, hello.name, address)
             refusal = self._admit(conn)
             if refusal is not None:
-                self.observer(NetEvent("refused", None, refusal))
+                self.observer(NetEvent("refused", self._seat_of(conn.key), refusal))
                 await fs.send(m.Bye(refusal).encode())
                 return None
             return conn
@@ -308,20 +308,16 @@ class HostServer:
     def _admit(self, conn: _Conn) -> str | None:
         """Give the connection its seat; the refusal reason if it gets none."""
         if self.phase == LOBBY:
-            for i, old in enumerate(self._lobby):
-                if old.key == conn.key:
-                    self._lobby[i] = conn
-                    old.scope.cancel()
-                    break
-            else:
-                if len(self._lobby) >= self.seats:
-                    return "table-full"
-                # a seat back within moments (a cut, or its link moved to a punched connection) takes its place
-                # again instead of the last one: the numbers the players saw do not shuffle
-                place, left_at = self._lobby_left.pop(conn.key, (len(self._lobby), -math.inf))
-                if trio.current_time() - left_at > LOBBY_PLACE_KEPT:
-                    place = len(self._lobby)
-                self._lobby.insert(min(place, len(self._lobby)), conn)
+            if any(old.key == conn.key for old in self._lobby):
+                return ALREADY_SEATED
+            if len(self._lobby) >= self.seats:
+                return "table-full"
+            # a seat back within moments (a cut, or its link moved to a punched connection) takes its place
+            # again instead of the last one: the numbers the players saw do not shuffle
+            place, left_at = self._lobby_left.pop(conn.key, (len(self._lobby), -math.inf))
+            if trio.current_time() - left_at > LOBBY_PLACE_KEPT:
+                place = len(self._lobby)
+            self._lobby.insert(min(place, len(self._lobby)), conn)
             self.observer(NetEvent("joined", self._lobby.index(conn), conn.name))
             self._announce_lobby()
             if self.auto_start and len(self._lobby) == self.seats:
@@ -330,10 +326,9 @@ class HostServer:
         seat = next((s.seat for s in self.roster if s.key == conn.key), None)
         if seat is None:
             return "not-in-roster"
+        if seat in self._conns:
+            return ALREADY_SEATED
         conn.seat = seat
-        old_conn = self._conns.get(seat)
-        if old_conn is not None:
-            old_conn.scope.cancel()
         self._conns[seat] = conn
         self._done.discard(seat)
         self._send(conn, m.Seated(seat, len(self.roster), len(self.roster), self._moves_seen.get(seat, 0)))
@@ -345,6 +340,12 @@ class HostServer:
             conn.closing = self.ending.encode() if self.ending else None
         self.observer(NetEvent("joined", seat, conn.name))
         return None
+
+    def _seat_of(self, key: bytes) -> int | None:
+        """The seat (in the lobby: the place) a key holds, if any."""
+        if self.phase == LOBBY:
+            return next((i for i, c in enumerate(self._lobby) if c.key == key), None)
+        return next((s.seat for s in self.roster if s.key == key), None)
 
     def _announce_lobby(self) -> None:
         for i, c in enumerate(self._lobby):

@@ -14,7 +14,7 @@ from p2pdurak.crypto.identity import load_or_create_identity, profile_dir
 from p2pdurak.errors import DurakError, LocalError
 from p2pdurak.net.api import Ending, NetEvent
 from p2pdurak.net.config import NetConfig
-from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
+from p2pdurak.net.errors import ALREADY_SEATED, ConnectionClosed, JoinRefused, NetFault
 from p2pdurak.net.links import direct_tcp_address, format_short
 from p2pdurak.net.mdns import Announcer, LanUnavailable
 from p2pdurak.net.nearby import AdError, TableAd, multicast_allowed, options_text, parse_txt
@@ -85,6 +85,11 @@ class HostCommand:
             self.session.observe(event)
             if self.session.runner.peer is not None:
                 return  # the game screen is up: it shows what matters
+        if event.kind == "refused" and event.reason == ALREADY_SEATED and self.side is not None:
+            name = self.side.server.seat_names().get(event.seat, "") if event.seat is not None else ""
+            self.say(f"[host] refused a second connection with the key of {name or 'a seated player'}: two players "
+                     "on one profile? (each needs their own: --profile DIR)")
+            return
         if event.kind in ("joined", "left", "dropped", "silent", "aborted", "refused", "started"):
             seat = "" if event.seat is None else f" seat {event.seat}"
             path = ""

@@ -11,7 +11,7 @@ from p2pdurak.errors import LocalError
 from p2pdurak.net.api import Ending, NetEvent, Observer, ignore_event
 from p2pdurak.net.client import Client
 from p2pdurak.net.config import NetConfig
-from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
+from p2pdurak.net.errors import ALREADY_SEATED, ConnectionClosed, JoinRefused, NetFault
 from p2pdurak.net.links import parse_invite
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.netgame.store import latest_game_file, load_seat
@@ -26,6 +26,10 @@ class SeatOutcome:
 def user_error(exc: Exception) -> LocalError:
     """A transport failure as the one line a person can act on."""
     if isinstance(exc, JoinRefused):
+        if exc.reason == ALREADY_SEATED:
+            return LocalError(exc.reason, "the host already has a player with this key at the table: is someone on "
+                                          "this machine playing with the same profile? A second player needs a "
+                                          "profile of their own (--profile DIR)")
         return LocalError(exc.reason, f"the host refused us: {exc.reason}")
     if isinstance(exc, NetFault):
         return LocalError(exc.reason, f"the host is not the one invited ({exc.reason}: {exc.message})")
