@@ -98,6 +98,22 @@ def wait_for(check: Callable[[], T | None], timeout: float = 15.0, what: str = "
         time.sleep(0.02)
 
 
+def text_of(driver: Any, css: str, timeout: float = 15.0) -> str:
+    """The text of the element at `css`, found and read again if the page re-rendered in between: every state
+    replaces the page's whole DOM, so an element found by one WebDriver call can be stale at the next."""
+    from selenium.webdriver.common.by import By
+
+    text: str = wait_for(lambda: driver.find_element(By.CSS_SELECTOR, css).text, timeout, what=f"the text of {css}")
+    return text
+
+
+def click_on(driver: Any, css: str, timeout: float = 15.0) -> None:
+    """Click the element at `css`, found again if the page re-rendered between finding and clicking it."""
+    from selenium.webdriver.common.by import By
+
+    wait_for(lambda: driver.find_element(By.CSS_SELECTOR, css).click() or True, timeout, what=f"a click on {css}")
+
+
 def state(driver: Any) -> dict[str, Any]:
     """How many states the page has rendered and whether its WebSocket is open (the page's own counters)."""
     value: dict[str, Any] = driver.execute_script("return window.__durak || null") or {}

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.outcomes import ended_by_the_rules
-from tests.web.browser import chromium, needs_chromium, play_by_clicks, state, wait_for
+from tests.web.browser import chromium, click_on, needs_chromium, play_by_clicks, state, text_of, wait_for
 
 pytestmark = needs_chromium
 
@@ -68,22 +68,22 @@ def test_join_in_the_browser(tmp_path: Path, seeds: tuple[int, str, int | None])
                                    {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
             driver.get(url)
             wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
-            timer = wait_for(lambda: _page(driver)["actions"] and driver.find_elements(By.ID, "timer"), timeout=30,
-                             what="the time left for our move")
-            assert 250 <= int(timer[0].get_attribute("data-left")) <= 300
-            host_link = driver.find_element(By.CSS_SELECTOR, '.player[data-seat="0"] .player-link').text
+            left = wait_for(lambda: _page(driver)["actions"] and driver.find_element(By.ID, "timer")
+                            .get_attribute("data-left"), timeout=30, what="the time left for our move")
+            assert 250 <= int(left) <= 300
+            host_link = text_of(driver, '.player[data-seat="0"] .player-link')
             assert host_link == "connection: direct"  # plain TCP to the host
             play_by_clicks(driver)
             end = wait_for(lambda: _page(driver).get("end"), timeout=30, what="the end of the game")
             assert state(driver)["flights"] == []  # reduced motion: no card flies
             assert driver.execute_script("return document.getAnimations().length") == 0
-            verify = wait_for(lambda: driver.find_element(By.ID, "verify-line").text, what="the verify line")
+            verify = text_of(driver, "#verify-line")
             assert ended_by_the_rules(verify) and "INVALID" not in verify, verify
             assert end["lines"]
             if seeds == DRAW:
                 assert verify == "result: a draw", verify
                 assert "A draw: nobody is the durak." in end["lines"], end
-            driver.find_element(By.ID, "leave-end").click()
+            click_on(driver, "#leave-end")
         join.wait(30)
         assert join.returncode == 0
         assert (tmp_path / "j.dlog").exists()
@@ -110,21 +110,21 @@ def test_host_in_the_browser(tmp_path: Path) -> None:
             wait_for(lambda: driver.find_element(By.ID, "invite").text == link, what="the invite on the page")
             assert driver.find_elements(By.CSS_SELECTOR, ".qr svg")
             assert not driver.find_elements(By.ID, "start")  # alone at the table: nothing to start
-            options = driver.find_element(By.ID, "options").text
+            options = text_of(driver, "#options")
             assert "A table for up to 3 players" in options and "24 cards, from 9 up to the ace" in options
             bot = spawn(tmp_path, "bot", "join", link, "--bot", "easy", "--quiet")
             wait_for(lambda: driver.find_elements(By.ID, "start"), timeout=30, what="the Start button")
-            assert "2 of 3" in driver.find_element(By.ID, "waiting").text
-            row = driver.find_element(By.CSS_SELECTOR, '#links li[data-seat="1"]')
-            assert row.text.startswith("Seat 1, ") and row.text.endswith(": direct")  # plain TCP is direct
-            driver.find_element(By.ID, "start").click()
+            assert "2 of 3" in text_of(driver, "#waiting")
+            row = text_of(driver, '#links li[data-seat="1"]')
+            assert row.startswith("Seat 1, ") and row.endswith(": direct"), row  # plain TCP is direct
+            click_on(driver, "#start")
             wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
-            seat1 = driver.find_element(By.CSS_SELECTOR, '.player[data-seat="1"] .player-link').text
+            seat1 = text_of(driver, '.player[data-seat="1"] .player-link')
             assert seat1 == "connection: direct"
             play_by_clicks(driver)
-            verify = wait_for(lambda: driver.find_element(By.ID, "verify-line").text, what="the verify line")
+            verify = text_of(driver, "#verify-line")
             assert "INVALID" not in verify, verify
-            driver.find_element(By.ID, "leave-end").click()
+            click_on(driver, "#leave-end")
         host.wait(30)
         assert host.returncode == 0
     finally:
@@ -157,7 +157,7 @@ def test_join_with_no_link_asks_on_the_page(tmp_path: Path) -> None:
             box.send_keys(short, Keys.ENTER)
             wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
             assert not driver.find_elements(By.ID, "link")
-            driver.find_element(By.ID, "leave").click()
+            click_on(driver, "#leave")
             driver.switch_to.alert.accept()
             join.wait(30)
         assert join.returncode == 0
