@@ -67,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     _debug_log()
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # (what to run again: `--resume` after a failed write)
     module: _Command | None = getattr(args, "_module", None)
     if module is None:
         parser.print_help()

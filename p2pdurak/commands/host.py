@@ -43,14 +43,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from p2pdurak import i18n
     from p2pdurak.crypto.identity import profile_dir
+    from p2pdurak.netgame.cli_support import resume_command
     from p2pdurak.netgame.profile_lock import lock_profile
-    from p2pdurak.netgame.store import GAMES_DIR, check_writable
+    from p2pdurak.netgame.store import GAMES_DIR, GameFileError, check_writable
 
     i18n.install(args.lang)
     profile = profile_dir(args.profile)
     check_writable(profile / GAMES_DIR)  # before anyone is seated, not at the genesis's record
-    with lock_profile(profile):  # one seat per profile (one key) at a time
-        return _run(args)
+    try:
+        with lock_profile(profile):  # one seat per profile (one key) at a time
+            return _run(args)
+    except GameFileError as exc:  # a full disk: one line that says nothing is lost, and the command that carries on
+        raise exc.with_command(resume_command(args)) from exc
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -59,13 +59,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from p2pdurak.crypto.identity import profile_dir
+    from p2pdurak.netgame.cli_support import resume_command
     from p2pdurak.netgame.profile_lock import lock_profile
-    from p2pdurak.netgame.store import GAMES_DIR, check_writable
+    from p2pdurak.netgame.store import GAMES_DIR, GameFileError, check_writable
 
     profile = profile_dir(args.profile)
     check_writable(profile / GAMES_DIR)  # before we take a seat, not at our first record (then we could only stop)
-    with lock_profile(profile):  # one seat per profile (one key) at a time
-        return _run(args, profile)
+    try:
+        with lock_profile(profile):  # one seat per profile (one key) at a time
+            return _run(args, profile)
+    except GameFileError as exc:  # a full disk: one line that says nothing is lost, and the command that carries on
+        raise exc.with_command(resume_command(args)) from exc
 
 
 def _run(args: argparse.Namespace, profile: Path) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -60,6 +61,13 @@ def write_transcript(data: bytes, out: str | None, default: Path) -> Path:
     except OSError as exc:
         raise LocalError("cannot-write", f"cannot write the transcript to {path}: {exc.strerror}") from exc
     return path
+
+
+def resume_command(args: argparse.Namespace) -> str:
+    """The command line that carries on this command's game: the one given (`args.argv`, set by the CLI), with
+    --resume."""
+    argv = list(getattr(args, "argv", None) or [])
+    return shlex.join(["p2pdurak", *argv, *([] if "--resume" in argv else ["--resume"])])
 
 
 def result_line(data: bytes, *, require_proofs: bool = True) -> tuple[str, dict[str, object]]:

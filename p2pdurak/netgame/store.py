@@ -3,6 +3,8 @@ to reconnect), each appended and flushed (and fsynced when durable) before the s
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import tempfile
@@ -65,30 +67,67 @@ def check_writable(folder: Path, hint: str = PROFILE_HINT) -> None:
         raise LocalError("cannot-write", f"cannot save games in {folder} ({why}); {hint}") from exc
 
 
+class GameFileError(LocalError):
+    """A record of the seat's file could not be written (`disk-full`, or `write-failed`): the seat stops there. It
+    sent nothing that depends on that record (every record is written first), so nothing is lost and `--resume`
+    carries on once the file can be written; the command layer names the exact command (`with_command`)."""
+
+    def __init__(self, reason: str, problem: str, remedy: str, command: str = "") -> None:
+        carry_on = f"carry on with: {command}" if command else "carry on with the same command and --resume"
+        super().__init__(reason, f"{problem}. Nothing is lost (this seat sent nothing it had not saved); {remedy}, "
+                         f"then {carry_on}")
+        self.problem = problem
+        self.remedy = remedy
+
+    def with_command(self, command: str) -> GameFileError:
+        return GameFileError(self.reason, self.problem, self.remedy, command)
+
+
+def _file_error(path: Path, exc: OSError) -> GameFileError:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return GameFileError("disk-full", f"the disk is full: {path} could not take the game's next record",
+                             "free some space")
+    why = (exc.strerror or str(exc)).lower()
+    return GameFileError("write-failed", f"writing {path} failed ({why})", "once it can be written again")
+
+
 class SeatLog:
     """Appends records to one seat's file. `durable`: fsync after every record (off only for benchmarks and
-    throw-away self-play files)."""
+    throw-away self-play files). A record that cannot be written raises GameFileError, and so does every later
+    one: the file ends with at most that record torn, which the next open drops."""
 
     def __init__(self, path: Path, *, durable: bool = True) -> None:
         self.path = path
         self.durable = durable
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        data = path.read_bytes() if path.exists() else b""
-        new = HEADER.startswith(data)  # nothing, or a header cut short by a crash as the file was made
-        end = 0 if new else parse_records(data, allow_torn_tail=True)[1]
-        if end < len(data):
-            with open(path, "r+b") as f:  # a record torn by a crash mid-append was never acted on
-                f.truncate(end)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        self._file = os.fdopen(fd, "ab")
+        self._failed: GameFileError | None = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            data = path.read_bytes() if path.exists() else b""
+            new = HEADER.startswith(data)  # nothing, or a header cut short by a crash as the file was made
+            end = 0 if new else parse_records(data, allow_torn_tail=True)[1]
+            if end < len(data):
+                with open(path, "r+b") as f:  # a record torn by a crash mid-append was never acted on
+                    f.truncate(end)
+            self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        except OSError as exc:
+            raise _file_error(path, exc) from exc
         if new:
             self._write(HEADER)
 
     def _write(self, data: bytes) -> None:
-        self._file.write(data)
-        self._file.flush()
-        if self.durable:
-            os.fsync(self._file.fileno())
+        """Hand the whole record to the kernel (unbuffered: nothing is left behind to fail again at close) and
+        fsync it when durable."""
+        if self._failed is not None:
+            raise self._failed
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view):]
+            if self.durable:
+                os.fsync(self._fd)
+        except OSError as exc:
+            self._failed = _file_error(self.path, exc)
+            raise self._failed from exc
 
     def meta(self, meta: dict[str, object]) -> None:
         self._write(encode_record(KIND_META, json.dumps(meta, sort_keys=True).encode()))
@@ -109,7 +148,10 @@ class SeatLog:
         self._write(encode_record(KIND_ACCUSATION, accusation))
 
     def close(self) -> None:
-        self._file.close()
+        if self._fd >= 0:
+            fd, self._fd = self._fd, -1
+            with contextlib.suppress(OSError):  # (nothing is buffered: every record was written, or failed, at once)
+                os.close(fd)
 
 
 def load_seat(path: Path) -> SavedSeat:

@@ -4,6 +4,7 @@ can crash at any byte of a write to its file and be started again from that file
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -38,8 +39,7 @@ class SimLog(SeatLog):
         if seat.crash_at is not None and seat.writes == seat.crash_at:
             seat.crash_at = None
             cut = min(len(data), seat.crash_cut)
-            self._file.write(data[:cut])
-            self._file.flush()
+            os.write(self._fd, data[:cut])
             seat.crash_wrote = cut
             raise SimCrash(f"seat {seat.seat} died writing {cut} of {len(data)} bytes")
         seat.writes += 1

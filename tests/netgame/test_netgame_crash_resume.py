@@ -4,9 +4,14 @@ transcript on every seat."""
 
 from __future__ import annotations
 
+import os
+import shlex
 import subprocess
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
+import pytest
 import trio
 
 from p2pdurak.peer.verify import verify_transcript_bytes
@@ -20,8 +25,7 @@ from p2pdurak.netgame import store
 cut = int(sys.argv.pop(1))
 def secrets(self, data):
     record = store.encode_record(store.KIND_SECRETS, data)
-    self._file.write(record[:len(record) - cut])
-    self._file.flush()
+    os.write(self._fd, record[:len(record) - cut])
     os.kill(os.getpid(), signal.SIGKILL)
 store.SeatLog.secrets = secrets
 from p2pdurak.cli import main
@@ -29,42 +33,115 @@ raise SystemExit(main(sys.argv[1:]))
 """
 
 
-async def test_a_seat_killed_while_writing_its_secrets_resumes_and_nobody_loses(tmp_path: Path) -> None:
-    """Before, the file held the genesis and a torn secrets record: `join --resume` said nothing-to-resume and the
-    seat, on the signed roster, was attested silent and lost. Now it takes its seat again with fresh secrets."""
-    common = ["--bot", "random", "--no-shuffle-proofs", "--no-fsync"]
+COMMON = ["--bot", "random", "--no-shuffle-proofs", "--no-fsync"]
+
+
+@asynccontextmanager
+async def three_seats(tmp_path: Path) -> AsyncIterator[str]:
+    """A host process for three seats (transcript h.dlog) and one joined seat process (a.dlog): the link, for seat
+    2, once seat 1 is seated. On the way out: both ended well, and every transcript (b.dlog too) is the same valid
+    one, with no claim."""
     host = await trio.lowlevel.open_process(
         [*PY, "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--seats", "3", "--deck", "24",
          "--bind", "127.0.0.1", "--seed", "12", "--profile", str(tmp_path / "host"), "--out", str(tmp_path / "h.dlog"),
-         *common], stdout=subprocess.PIPE, env=ENV)
+         *COMMON], stdout=subprocess.PIPE, env=ENV)
     seen: list[str] = []
     link = (await read_until(host, "invite link:", seen)).split()[-1]
-    join = [*PY, "join", link, "--quiet", *common]
-    seats: list[trio.Process] = []
     with trio.fail_after(90):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(drain, host, seen)
-            seats.append(await trio.lowlevel.open_process(
-                [*join, "--seed", "3", "--profile", str(tmp_path / "a"), "--out", str(tmp_path / "a.dlog")], env=ENV,
-                stdout=subprocess.DEVNULL))
+            seat = await trio.lowlevel.open_process(
+                [*PY, "join", link, "--quiet", *COMMON, "--seed", "3", "--profile", str(tmp_path / "a"), "--out",
+                 str(tmp_path / "a.dlog")], env=ENV, stdout=subprocess.DEVNULL)
             while not any("joined seat 1" in line for line in seen):
                 await trio.sleep(0.05)
-            killed = await trio.lowlevel.open_process(
-                [*PY[:1], "-c", KILLED_IN_SECRETS, "40", "join", link, "--quiet", *common, "--seed", "4",
-                 "--profile", str(tmp_path / "b")], env=ENV, stdout=subprocess.DEVNULL)
-            assert await killed.wait() == -9
-            files = list((tmp_path / "b").glob("games/*/seat-2.dlog"))
-            assert len(files) == 1
-            again = await trio.run_process([*PY, "join", "--resume", "--quiet", *common, "--profile",
-                                            str(tmp_path / "b"), "--out", str(tmp_path / "b.dlog")],
-                                           capture_stdout=True, capture_stderr=True, check=False, env=ENV)
-            assert again.returncode == 0, again.stderr.decode()
-            assert await seats[0].wait() == 0
+            yield link
+            assert await seat.wait() == 0
             assert await host.wait() == 0, seen
     transcripts = [(tmp_path / f"{who}.dlog").read_bytes() for who in "hab"]
     assert transcripts[0] == transcripts[1] == transcripts[2]
     report = verify_transcript_bytes(transcripts[0], require_proofs=False)
     assert report.valid and report.how == "result" and not report.claims, report
+
+
+async def test_a_seat_killed_while_writing_its_secrets_resumes_and_nobody_loses(tmp_path: Path) -> None:
+    """Before, the file held the genesis and a torn secrets record: `join --resume` said nothing-to-resume and the
+    seat, on the signed roster, was attested silent and lost. Now it takes its seat again with fresh secrets."""
+    async with three_seats(tmp_path) as link:
+        killed = await trio.lowlevel.open_process(
+            [*PY[:1], "-c", KILLED_IN_SECRETS, "40", "join", link, "--quiet", *COMMON, "--seed", "4",
+             "--profile", str(tmp_path / "b")], env=ENV, stdout=subprocess.DEVNULL)
+        assert await killed.wait() == -9
+        assert len(list((tmp_path / "b").glob("games/*/seat-2.dlog"))) == 1
+        again = await trio.run_process([*PY, "join", "--resume", "--quiet", *COMMON, "--profile",
+                                        str(tmp_path / "b"), "--out", str(tmp_path / "b.dlog")],
+                                       capture_stdout=True, capture_stderr=True, check=False, env=ENV)
+        assert again.returncode == 0, again.stderr.decode()
+
+
+# `p2pdurak` whose game file's disk fills up once BUDGET bytes are written to it (the write that crosses it is cut
+# short, as on a full disk, and the next one fails with ENOSPC)
+DISK_FILLS_UP = """
+import errno, os, sys
+from p2pdurak.netgame import store
+budget = int(sys.argv.pop(1))
+class FillingDisk:
+    def __getattr__(self, name):
+        return getattr(os, name)
+    def write(self, fd, data):
+        global budget
+        if budget <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written = os.write(fd, bytes(data[:budget]))
+        budget -= written
+        return written
+store.os = FillingDisk()
+from p2pdurak.cli import main
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+Disk = Callable[[], None]  # frees the space
+
+
+@contextmanager
+def full_disk(kind: str, profile: Path) -> Iterator[tuple[list[str], Disk]]:
+    """How to run a `p2pdurak` whose profile's disk fills up in the middle of the game (about 40 KiB into the game
+    file of about 80), and what frees the space: the writer patched to fail (anyone), or a real tmpfs (root)."""
+    if kind == "patched":
+        yield [*PY[:1], "-c", DISK_FILLS_UP, "40000"], lambda: None
+        return
+    if os.geteuid() != 0:
+        pytest.skip("a tmpfs needs root")
+    profile.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(profile)], check=False).returncode:
+        pytest.skip("root, but cannot mount a tmpfs here")
+    def free() -> None:
+        subprocess.run(["mount", "-o", "remount,size=1m", str(profile)], check=True)
+
+    try:
+        yield PY, free
+    finally:
+        subprocess.run(["umount", str(profile)], check=True)
+
+
+@pytest.mark.parametrize("kind", ["patched", "tmpfs"])
+async def test_a_full_disk_is_one_line_and_the_command_it_names_finishes_the_game(tmp_path: Path, kind: str) -> None:
+    """Before: an ExceptionGroup with OSError ENOSPC twice. Now: one line saying the disk is full, that nothing is
+    lost, and the exact command that carries on; with space again, that command finishes the game."""
+    with full_disk(kind, tmp_path / "b") as (python, free):
+        async with three_seats(tmp_path) as link:
+            full = await trio.run_process(
+                [*python, "join", link, "--quiet", *COMMON, "--seed", "4", "--profile", str(tmp_path / "b"), "--out",
+                 str(tmp_path / "b.dlog")], capture_stdout=True, capture_stderr=True, check=False, env=ENV)
+            lines = full.stderr.decode().strip().splitlines()
+            assert full.returncode == 2 and len(lines) == 1, full.stderr.decode()
+            assert lines[0].startswith("p2pdurak: disk-full: the disk is full: ") and "Nothing is lost" in lines[0]
+            command = shlex.split(lines[0].split("carry on with: ")[1])
+            assert command[:2] == ["p2pdurak", "join"] and command[-1] == "--resume"
+            free()
+            again = await trio.run_process([*PY, *command[1:]], capture_stderr=True, check=False, env=ENV,
+                                           stdout=subprocess.DEVNULL)
+            assert again.returncode == 0, again.stderr.decode()
 
 
 async def test_a_host_killed_in_the_lobby_is_reported_gone_and_the_joiner_can_join_again(tmp_path: Path) -> None:
