@@ -25,7 +25,7 @@ from p2pdurak.peer import Peer, game
 from p2pdurak.peer.harness import Chooser, random_chooser
 from p2pdurak.peer.messages import BODY_TYPES, AbortBody, BeatBody, DeckStep, DeclareBody, PlayBody
 from p2pdurak.randomness import SeededRng
-from p2pdurak.rules import Action, Beat, Challenge, Options, Play, State, legal_actions
+from p2pdurak.rules import DECLARING, Action, Beat, Challenge, Options, Play, State, legal_actions
 from p2pdurak.wire import decode, decode_one_of, encode
 
 HOST = 0
@@ -291,6 +291,53 @@ def liar_holding(seed: int) -> Chooser:
         return pick(peer, held)
 
     return choose
+
+
+def idle(peer: Peer, actions: list[Action]) -> Action | None:
+    """Never chooses a game action: the table stands still unless a script moves it."""
+    return None
+
+
+def victim_leaves_after_the_opening() -> Plan:
+    """Issue 28, attack 2: the liar answers "none" to the trump question while holding the asked trump; as soon as
+    the declarations are over (before any card is played) the victim leaves. The audit is not complete (the leaver
+    owes none), yet the liar's own audit opens its starting hand: the lie is a fault, and it comes before leaving."""
+    left: list[int] = []
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        runner = table.runners[VICTIM]
+        peer = runner.peer
+        rules = peer.rules if peer is not None else None
+        if left or seat != VICTIM or peer is None or rules is None or peer.phase != game.PLAY \
+                or rules.phase == DECLARING:
+            return
+        left.append(index)
+
+        async def leave() -> None:
+            while peer.pending is not None:
+                await trio.sleep(0.01)
+            runner.send(peer.abort(VICTIM, "leaving"))
+
+        table.spawn(leave)
+
+    return Plan(options=THREE, seed=LYING_SEED, players={s: idle for s in range(3)}, hook=hook,
+                lies=lie(playing("DeclareBody"), false_declaration, then="nothing", blind=True))
+
+
+def the_lie_was_real(table: AdversaryTable) -> list[str]:
+    """The liar held a trump it denied, the victim left, and the first victim's transcript names every fault."""
+    report = table.report(HOST)
+    problems = []
+    liar = table.runners[LIAR].peer
+    rules = liar.rules if liar is not None else None
+    if liar is None or rules is None or not any(rules.denied[LIAR] >> liar.card_at(p) & 1
+                                                for p in range(6 * LIAR, 6 * LIAR + 6)):
+        problems.append("the liar held no trump it denied")
+    if report.how != "abort":
+        problems.append(f"the game ended by {report.how}, not by the victim leaving")
+    if [(f.reason, f.seat) for f in report.faults] != [("false-declaration", LIAR)]:
+        problems.append(f"the faults named are {report.faults}")
+    return problems
 
 
 # ----------------------------------------------------------------------------- host lies
@@ -710,6 +757,7 @@ TWO = Options(deck=24, players=2)
 CHALLENGE_PLAYERS: dict[int, Chooser] = {HOST: honest_player(3), LIAR: false_challenger(7), VICTIM: honest_player(5)}
 THREE = Options(deck=24, players=3)
 CHEATING = Options(deck=24, players=3, cheating=True)
+LYING_SEED = 1  # a deal in which seat 1 is asked for a trump it holds
 
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario("bad-signature", "a move whose signature does not verify", ("R-LOG-13", "R-NET-5"),
@@ -755,6 +803,10 @@ SCENARIOS: tuple[Scenario, ...] = (
              lambda: Plan(options=TWO, seed=3, players={LIAR: liar_holding(5)},
                           lies=lie(playing("DeclareBody"), false_declaration, then="nothing", blind=True)),
              Expect("abort", "false-declaration", LIAR, verify="invalid", how=None, victims=(HOST,))),
+    Scenario("false-declaration-then-leave", "\"no trump\" declared while holding one; another seat then leaves",
+             ("R-PEER-31", "R-PEER-39", "R-PEER-48"), victim_leaves_after_the_opening,
+             Expect("abort", "false-declaration", LIAR, verify="invalid", how=None, victims=(HOST,)),
+             extra=the_lie_was_real),
     Scenario("non-canonical-body", "a move body in a non-canonical encoding", ("R-WIRE-2", "R-PEER-10"),
              lambda: Plan(lies=lie(playing("PlayBody", "BeatBody", "TakeBody", "PassBody"), non_canonical_body)),
              Expect("refused", "non-canonical", LIAR)),

@@ -54,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
         print(_accusation_line(acc, who))
     for line in claim_lines(report):
         print(line)
+    for f in report.faults:
+        print(f"fault: {who(f.seat)}: {f.reason} ({f.message})")
     if not report.valid:
         where = "the genesis" if report.entry is None else f"entry {report.entry}"
         print(f"INVALID: {report.reason} at {where}; at fault: {who(report.seat)}. {report.message}")

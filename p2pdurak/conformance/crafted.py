@@ -50,8 +50,9 @@ FLAG_NOTES = {
     "when the record is not an authentic accusation of this game or an entry fault comes first",
     "WeakKey": "a roster key of small order or encoded non-canonically, under which anyone makes every signature: "
     "the genesis is refused with bad-public-key naming that seat (R-LOG-2, R-LOG-5)",
-    "FalseDeclaration": "a lowest-trump declaration contradicted by a card opened later: the declarer forfeits "
-    "(R-PEER-31) and the audit names it (R-PEER-39)",
+    "FalseDeclaration": "a lowest-trump declaration contradicted by a card the record opens: at its opening the "
+    "declarer forfeits (R-PEER-31), and at the end of the game, however it ended, it is the declarer's fault "
+    "(R-PEER-39); `expected.faults` lists every fault found there",
 }
 
 
@@ -174,6 +175,8 @@ def tampered_cases(bases: dict[str, bytes]) -> list[Tampered]:
     out += _file_edit_cases(bases["plain24"])
     out += _crafted_entry_cases(bases)
     out.append(_false_declaration_case(bases))
+    out.append(_false_declaration_then_leaving(bases))
+    out.append(_false_declaration_then_silence(bases))
     out.append(_small_order_key_case(bases))
     return out  # then abort_cases.py and accusations.py, which build on this module (vectors.tampered_cases)
 
@@ -211,59 +214,111 @@ def _small_order_key_case(bases: dict[str, bytes]) -> Tampered:
                     {"records": records}, invalid("bad-public-key", None, 1))
 
 
+class _LyingOpening:
+    """transfer24 (trumps: diamonds) at its opening: seat 0 (the host) holds 9D but says twice that it holds no
+    trump that low (asked up to 9D, then up to TD); seats 1 and 2 answer truthfully and seat 1 shows TD and opens.
+    The host appends its own lies unchecked: its own peer, which knows 9D, faults, and the script signs for it."""
+
+    name = "transfer24"
+
+    def __init__(self, bases: dict[str, bytes]) -> None:
+        self.scene = Scene.at(base_game(self.name), bases[self.name], _declaring)
+        self.table = self.scene.table
+        self.counter = self.table.peers[0].counter
+        t = self.table
+        for make in (lambda: self.liar_move(DeclareBody(None, None)), t.peers[1].protocol_move,
+                     t.peers[2].protocol_move, lambda: self.liar_move(DeclareBody(None, None)),
+                     t.peers[1].protocol_move):
+            self.append(make())
+        rules = t.peers[1].rules
+        assert rules is not None and rules.phase == PLAYING and rules.opener == 1
+
+    def liar_move(self, body: object) -> bytes:
+        self.counter += 1
+        return self.scene.forger.move(0, body, counter=self.counter)
+
+    def position(self, seat: int, card: str) -> int:
+        from p2pdurak.cards import parse_card
+
+        peer = self.table.peers[seat]
+        return next(p for p in range(6 * seat, 6 * seat + 6) if peer.card_at(p) == parse_card(card))
+
+    def append(self, move: bytes | None) -> None:
+        assert move is not None
+        outcome = self.table.sequencer.submit(move)
+        assert not isinstance(outcome, Rejected)
+        self.table.deliver(outcome.entry_bytes)
+
+    def liar_audit(self) -> None:
+        sec = self.table.peers[0].secrets
+        assert sec is not None
+        self.append(self.liar_move(DeckStep(deckp.make_audit(self.table.peers[1].snapshot.deck, sec).to_bytes())))
+
+    def case(self, bases: dict[str, bytes], comment: str, spec: str, how: str, forfeit_reason: str) -> Tampered:
+        t = self.table
+        assert t.peers[1].over and t.peers[2].over
+        expected = invalid("false-declaration", len(t.entries) - 1, 0)
+        final = t.peers[1].result
+        assert final is not None
+        expected.update({
+            "how": how,
+            "result": {"durak": 0, "losing_team": None, "draw": False, "pogony": 0, "forfeit": 0,
+                       "forfeit_reason": forfeit_reason, "out_order": [list(g) for g in final.out_order]},
+            "faults": [{"reason": "false-declaration", "seat": 0}],
+        })
+        return Tampered(self.name, comment, spec, "FalseDeclaration", _continued(bases[self.name], t, []), expected)
+
+
 def _false_declaration_case(bases: dict[str, bytes]) -> Tampered:
-    """transfer24 (trumps: diamonds): seat 0 holds 9D but says twice that it holds no trump that low (asked up to
-    9D, then up to TD); seat 1 shows TD and opens TH, seat 2 transfers with TC, seat 0 beats TC with 9D: the opening
+    """The lying opening; then seat 1 opens TH, seat 2 transfers with TC, seat 0 beats TC with 9D: the opening
     contradicts the answers, seat 0 forfeits (R-PEER-31); the audit finds it again."""
     from p2pdurak.cards import parse_card
     from p2pdurak.peer.messages import BeatBody as Beat_
     from p2pdurak.rules import Play as PlayAction
     from p2pdurak.rules import Transfer as TransferAction
 
-    name = "transfer24"
-    scene = Scene.at(base_game(name), bases[name], _declaring)
-    t, f = scene.table, scene.forger
-    liar = t.peers[0]
-    counter = liar.counter
-
-    def liar_move(body: object) -> bytes:
-        nonlocal counter
-        counter += 1
-        return f.move(0, body, counter=counter)
-
-    def position(seat: int, card: str) -> int:
-        peer = t.peers[seat]
-        return next(p for p in range(6 * seat, 6 * seat + 6) if peer.card_at(p) == parse_card(card))
-
-    def append(move: bytes | None) -> None:
-        """The liar is the host (seat 0): it appends its own moves unchecked; its own peer, which knows 9D, faults."""
-        assert move is not None
-        outcome = t.sequencer.submit(move)
-        assert not isinstance(outcome, Rejected)
-        t.deliver(outcome.entry_bytes)
-
-    for make in (lambda: liar_move(DeclareBody(None, None)), t.peers[1].protocol_move, t.peers[2].protocol_move,
-                 lambda: liar_move(DeclareBody(None, None)), t.peers[1].protocol_move):
-        append(make())
-    append(t.peers[1].act(PlayAction(1, parse_card("TH"))))
-    append(t.peers[2].act(TransferAction(2, parse_card("TC"))))
-    nine = position(0, "9D")
-    append(liar_move(Beat_(1, nine, _key(scene, 0, nine))))
-    sec = liar.secrets
-    assert sec is not None and t.peers[1].phase == game.AUDIT
+    lying = _LyingOpening(bases)
+    t = lying.table
+    lying.append(t.peers[1].act(PlayAction(1, parse_card("TH"))))
+    lying.append(t.peers[2].act(TransferAction(2, parse_card("TC"))))
+    nine = lying.position(0, "9D")
+    lying.append(lying.liar_move(Beat_(1, nine, _key(lying.scene, 0, nine))))
+    assert t.peers[1].phase == game.AUDIT
     for seat in (1, 2):
-        append(t.peers[seat].protocol_move())
-    append(liar_move(DeckStep(deckp.make_audit(t.peers[1].snapshot.deck, sec).to_bytes())))
-    assert t.peers[1].over and t.peers[2].over
-    expected = invalid("false-declaration", len(t.entries) - 1, 0)
-    expected.update({
-        "how": "result",
-        "result": {"durak": 0, "losing_team": None, "draw": False, "pogony": 0, "forfeit": 0,
-                   "forfeit_reason": "false-declaration", "out_order": []},
-    })
-    return Tampered(name, "seat 0 says it holds no trump up to 9D, then up to TD, while holding 9D; 9D, opened "
-                    "later by a beat, shows the lie: seat 0 forfeits at once and the audit names it",
-                    "R-PEER-31, R-PEER-39, R-PEER-48", "FalseDeclaration", _continued(bases[name], t, []), expected)
+        lying.append(t.peers[seat].protocol_move())
+    lying.liar_audit()
+    return lying.case(bases, "seat 0 says it holds no trump up to 9D, then up to TD, while holding 9D; 9D, opened "
+                      "later by a beat, shows the lie: seat 0 forfeits at once and the audit names it",
+                      "R-PEER-31, R-PEER-39, R-PEER-48", "result", "false-declaration")
+
+
+def _false_declaration_then_leaving(bases: dict[str, bytes]) -> Tampered:
+    """Issue 28, attack 2: the lying opening; seat 2 leaves before any card is played. The audit is not complete
+    (seat 2 owes none), but the other keys of seat 0's starting positions came with the deal, and seat 0's audit
+    publishes its own: the record opens 9D, and the fault comes before leaving."""
+    lying = _LyingOpening(bases)
+    t = lying.table
+    lying.append(t.peers[2].abort(2, "leaving"))
+    lying.append(t.peers[1].protocol_move())
+    lying.liar_audit()
+    return lying.case(bases, "seat 0 denies 9D while holding it; seat 2 then leaves: the audits of seats 0 and 1 "
+                      "open seat 0's starting hand, so the lie is seat 0's fault, before seat 2's leaving",
+                      "R-PEER-39, R-PEER-48", "abort", "false-declaration")
+
+
+def _false_declaration_then_silence(bases: dict[str, bytes]) -> Tampered:
+    """The same lie; then the game waits on seat 1 (the opener) and seats 0 and 2 sign that it is silent: the
+    silence is attested and seat 1 owes no audit, yet the record opens 9D in seat 0's starting hand."""
+    lying = _LyingOpening(bases)
+    t = lying.table
+    lying.append(lying.liar_move(AbortBody(1, "silent-seat", len(t.entries))))
+    lying.append(t.peers[2].abort(1, "silent-seat"))
+    assert t.peers[2].phase == game.AUDIT
+    lying.append(t.peers[2].protocol_move())
+    lying.liar_audit()
+    return lying.case(bases, "seat 0 denies 9D while holding it; seat 1 is then named silent by seats 0 and 2 "
+                      "(attested): seat 0's audit opens its starting hand, so the lie is seat 0's fault, before the "
+                      "silence", "R-PEER-38a, R-PEER-39, R-PEER-48", "abort", "false-declaration")
 
 
 def _play_entry(base: bytes, at_least: int) -> int:

@@ -36,7 +36,8 @@ class Verdict:
 class GameEnded:
     result: GameResult
     how: str  # "result" or "abort"
-    fault: PeerFault | None  # what the audit found, if anything
+    fault: PeerFault | None  # the fault that decided the result, if any
+    faults: tuple[PeerFault, ...] = ()  # every fault found at the end, `fault` first (R-PEER-39)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from p2pdurak.cards import Card
+from p2pdurak.cards import Card, format_card
 from p2pdurak.crypto import deck as deckp
 from p2pdurak.crypto import deck_messages
 from p2pdurak.crypto.audit import audit_verified
@@ -159,10 +159,15 @@ class Snapshot:
     audited: int = 0  # seats whose audit is in
     ending: Ending | None = None
     final: GameResult | None = None
-    final_fault: PeerFault | None = None  # the fault the audit found, if any
+    final_faults: tuple[PeerFault, ...] = ()  # every fault found at the end (R-PEER-39), the loser's first
     played_at: tuple[tuple[int, int], ...] = field(default=())  # (card, seq of the entry that put it on the table)
     broken_card: bool = False  # one of the viewer's own positions opened to no card: it must abort (R-PEER-27)
     claims: tuple[Claim, ...] = ()  # silent-seat claims, in log order
+
+    @property
+    def final_fault(self) -> PeerFault | None:
+        """The fault that decided the result, if any."""
+        return self.final_faults[0] if self.final_faults else None
 
 
 def start(ctx: GameContext) -> Snapshot:
@@ -507,9 +512,10 @@ def _play(
     if isinstance(action, Challenge):
         events.append(_verdict(rules, after, action, seq, played_at))
     nxt = replace(snap, rules=after, deck=deck, opened=tuple(opened), played_at=played_at)
-    # A card opened from a starting hand is checked against its holder's declaration at once.
+    # A card opened from a starting hand is checked against its holder's declaration at once, also the card that
+    # ends the game (the rules result would otherwise stand until the end of an audit that may never complete).
     for p, c in newly:
-        if p < ctx.starting_positions and snap.owner[p] == author and after.phase != OVER and not isinstance(
+        if p < ctx.starting_positions and snap.owner[p] == author and not isinstance(
             action, Declare
         ) and contradicts_declaration(after, author, c):
             final = forfeit(after, author, "false-declaration")
@@ -632,27 +638,32 @@ def starting_hands(ctx: GameContext, cards: Sequence[int | None]) -> list[list[i
 
 
 def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
-    """Every audit that can come is in: re-check the deck and the declarations; the seat at fault loses, else a
-    seat whose silence is attested, else a seat that left; an unproven claim makes nobody lose (R-PEER-39)."""
+    """Every audit that can come is in: re-check the deck (a complete audit) and every declaration the record can
+    open, however the game ended; the first seat at fault loses, else a seat that left, else a seat whose silence is
+    attested; an unproven claim makes nobody lose (R-PEER-39)."""
     ending = snap.ending
     assert ending is not None
-    fault: PeerFault | None = None
+    faults: list[PeerFault] = []
     rules = snap.rules
     complete = all(snap.audited >> s & 1 for s in range(ctx.seats)) and len(snap.deck.shuffles) == ctx.seats
+    starting: dict[int, Card] = {}
     if complete:
         # only messages this peer verified or made itself (R-MP-20a); the cards opened in play are read already
         opened = {p: Card(c) for p, c in enumerate(snap.opened) if c != NO_CARD}
         report = audit_verified(snap.deck, opened)
-        fault = report.fault
-        if fault is None and rules is not None and report.cards:
-            hands = starting_hands(ctx, report.cards)
-            for seat, hand in enumerate(hands):
-                if _declaration_false(rules, seat, hand):
-                    fault = MoveRefused("false-declaration", f"seat {seat} declared falsely", seat=seat)
-                    break
-        if fault is None and ending.kind == "abort" and ending.reason == NOT_A_CARD and ending.by is not None:
-            fault = MoveRefused(FALSE_CLAIM, f"seat {ending.by} said a card of its opened to no card, but the audit "
-                                "opens every position to a card", seat=ending.by)
+        if report.fault is not None:
+            faults.append(report.fault)
+        else:
+            starting = {p: c for p, c in enumerate(report.cards[:ctx.starting_positions]) if c is not None}
+    elif rules is not None:
+        starting = _readable_starting_cards(ctx, snap)
+    layers_right = complete and not faults
+    if rules is not None:
+        faults += _false_declarations(ctx, rules, starting)
+    if layers_right and ending.kind == "abort" and ending.reason == NOT_A_CARD and ending.by is not None:
+        faults.append(MoveRefused(FALSE_CLAIM, f"seat {ending.by} said a card of its opened to no card, but the "
+                                  "audit opens every position to a card", seat=ending.by))
+    fault = faults[0] if faults else None
     loser: int | None = fault.seat if fault is not None else None
     reason = fault.reason if fault is not None else ""
     if loser is None:  # the first proven loss stands: a seat that left cannot pass its loss on by a later claim
@@ -670,8 +681,36 @@ def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
         final = result(rules)
     if final is None:  # aborted before the deal, or nobody proven at fault
         final = GameResult(loser, None, False, 0, (), loser, reason or "aborted")
-    nxt = replace(snap, phase=OVER_PHASE, rules=rules, final=final, final_fault=fault)
-    return nxt, [GameEnded(final, ending.kind, fault)]
+    nxt = replace(snap, phase=OVER_PHASE, rules=rules, final=final, final_faults=tuple(faults))
+    return nxt, [GameEnded(final, ending.kind, fault, tuple(faults))]
+
+
+def _readable_starting_cards(ctx: GameContext, snap: Snapshot) -> dict[int, Card]:
+    """The cards of the starting positions that the record opens without a complete audit: those opened in play,
+    and those whose every key is published (a seat's audit publishes the keys of its own starting cards; the other
+    seats' keys came with the deal). Each reads as its holder read it, with the same keys; a position that opens
+    to no card proves nothing without the full audit and is left out."""
+    out: dict[int, Card] = {}
+    for p in range(ctx.starting_positions):
+        if snap.opened[p] != NO_CARD:
+            out[p] = Card(snap.opened[p])
+        elif not deckp.missing_keys(snap.deck, p, None):
+            try:
+                out[p] = deckp.open_card(snap.deck, p)
+            except NotACard:
+                continue
+    return out
+
+
+def _false_declarations(ctx: GameContext, rules: State, starting: dict[int, Card]) -> list[PeerFault]:
+    """Every seat whose opened starting cards hold a trump of denied(s): a trump it said "none" to, or one below
+    the trump it showed (R-PEER-39), in seat order. A seat that made no declaration (R-RULES-9) said nothing."""
+    hands = starting_hands(ctx, [starting.get(p) for p in range(ctx.starting_positions)])
+    return [
+        MoveRefused("false-declaration", f"seat {seat} declared falsely: its starting hand held "
+                    f"{', '.join(format_card(c) for c in sorted(hand) if rules.denied[seat] >> c & 1)}", seat=seat)
+        for seat, hand in enumerate(hands) if _declaration_false(rules, seat, hand)
+    ]
 
 
 def _declaration_false(rules: State, seat: int, hand: Sequence[int]) -> bool:

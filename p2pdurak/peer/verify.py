@@ -70,6 +70,18 @@ class ReportedClaim:
                 "attested": self.attested, "answered": self.answered}
 
 
+@dataclass(frozen=True, slots=True)
+class ReportedFault:
+    """A fault the end of the game found (R-PEER-39): a wrong layer, a false declaration, a false claim."""
+
+    reason: str
+    seat: int | None
+    message: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"reason": self.reason, "seat": self.seat}
+
+
 @dataclass(frozen=True)
 class VerifyReport:
     valid: bool
@@ -84,6 +96,7 @@ class VerifyReport:
     names: tuple[str, ...] = ()
     accusation: ReportedAccusation | None = None  # an authentic accusation record, whether it held or not
     claims: tuple[ReportedClaim, ...] = ()
+    faults: tuple[ReportedFault, ...] = ()  # every fault the end of the game found, the reported one first
 
     def to_json(self) -> dict[str, object]:
         res = self.result
@@ -100,6 +113,7 @@ class VerifyReport:
             "players": list(self.names),
             "accusation": self.accusation.to_json() if self.accusation is not None else None,
             "claims": [c.to_json() for c in self.claims],
+            "faults": [f.to_json() for f in self.faults],
         }
 
 
@@ -179,10 +193,11 @@ def verify_transcript_bytes(data: bytes, *, require_proofs: bool = True) -> Veri
     snap = observer.snapshot
     ending = snap.ending
     how = ending.kind if ending is not None else None
+    faults = tuple(ReportedFault(f.reason, f.seat, f.message) for f in snap.final_faults)
     fault = snap.final_fault
     if fault is not None:
         return VerifyReport(False, fault.reason, total - 1, fault.seat, fault.message + said, total, snap.final, how,
-                            tuple(verdicts), names, claims=claims)
+                            tuple(verdicts), names, claims=claims, faults=faults)
     return VerifyReport(True, None, None, None, "valid" + said, total, snap.final, how, tuple(verdicts), names,
                         claims=claims)
 

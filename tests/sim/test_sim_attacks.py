@@ -14,11 +14,21 @@ FOUND_TODAY = {
     "false-reject": 6,  # issue 23 attack 2 (seed 2)
     "audit-starve": 3,  # issue 23 attack 3 (seed 1)
     "challenge-reorder": 8,  # issue 28 attack 1 (seed 4)
-    "lie-leave": 10,  # issue 28 attack 2, a colluder leaves (seed 5)
-    "lie-silent": 8,  # issue 28 attack 2, a colluder is claimed silent (seed 3)
+}
+
+# strategy -> how many seeds (1, 2, ...) in which the simulator must find none of it, now that the fix has landed
+FIXED = {
+    "lie-leave": 40,  # issue 28 attack 2, a colluder leaves (found at seed 5 before the fix)
+    "lie-silent": 40,  # issue 28 attack 2, a colluder is claimed silent (found at seed 3 before the fix)
 }
 
 
 @pytest.mark.parametrize("strategy", sorted(FOUND_TODAY))
 def test_sim_finds_the_attack_on_todays_code(strategy: str) -> None:
     assert any(run_seed(seed, strategy).attack for seed in range(1, FOUND_TODAY[strategy] + 1))
+
+
+@pytest.mark.parametrize("strategy", sorted(FIXED))
+def test_sim_finds_no_attack_once_it_is_fixed(strategy: str) -> None:
+    found = [seed for seed in range(1, FIXED[strategy] + 1) if run_seed(seed, strategy).attack]
+    assert found == []
