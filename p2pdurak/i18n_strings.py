@@ -160,6 +160,18 @@ PHASE_WAITING_FOR_N = NP_("Waiting for {n} player…", "Waiting for {n} players�
 PHASE_RECONNECTING = N_("Connection lost. Reconnecting to {host}…")
 PHASE_RECONNECT_ATTEMPT = N_("Reconnecting: attempt {attempt} of {total}…")
 PHASE_RECONNECTED = N_("Reconnected; caught up with the game.")
+# Translators: the host of the invite was never reached; {address} is where the invite points (IP:port)
+PHASE_HOST_REFUSED = N_("Nothing answers at {address}: the connection was refused. Check that this is the address "
+                        "the host gave you and that the host's p2pdurak is still running. Trying again for up to "
+                        "{seconds} s…")
+PHASE_HOST_NO_ANSWER = N_("No answer from {address} yet. Check that this is the address the host gave you, that the "
+                          "host's p2pdurak is still running, and that no firewall blocks the connection. Trying again "
+                          "for up to {seconds} s…")
+PHASE_HOST_NOT_A_TABLE = N_("Something at {address} answered, but not as a p2pdurak table. Check that this is the "
+                            "address the host gave you. Trying again for up to {seconds} s…")
+# Translators: the join gave up; {address} is where the invite points (IP:port)
+PHASE_HOST_GAVE_UP = N_("Could not reach the host at {address}. Check the address, that the host's p2pdurak is "
+                        "still running, and that no firewall blocks the connection; then join again.")
 PHASE_CATCHING_UP = NP_("Catching up: {n} move to check…", "Catching up: {n} moves to check…")
 PHASE_PLAYER_DISCONNECTED = N_("{player} lost the connection; waiting for them to come back.")
 # Translators: this seat could not open its direct connection to another player's machine (9.11).

@@ -35,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="count the connection to the host as dead after this long without a frame (default 45; "
                              "pings go out at a third of it)")
     parser.add_argument("--give-up", type=float, default=300.0, metavar="SECONDS",
-                        help="stop trying to reach the host after this long (default 300)")
+                        help="stop trying to reach the host after this long without a connection (default 300; a host "
+                             "never reached yet: 20 at most)")
     parser.add_argument("--censor-timeout", type=float, default=20.0, metavar="SECONDS",
                         help="accuse the host when it neither logs nor refuses a move we saw for this long "
                              "(default 20)")
@@ -163,6 +164,9 @@ def _run(args: argparse.Namespace, profile: Path) -> int:
 
             client = connect(ask_link_at_prompt(say=functools.partial(print, flush=True)))
         ending = run_trio(run_seat, client, runner).ending
+    if runner.genesis_bytes is None and ending.reason == "leaving":
+        print("you left the table before the game began", flush=True)  # (Leave on the page)
+        return 0
     if runner.genesis_bytes is None:
         raise LocalError(ending.reason, f"the game ended before it started ({ending.reason})")
     data = runner.transcript()

@@ -64,9 +64,11 @@ class ClientApp(Protocol):
 @dataclass(frozen=True, slots=True)
 class NetEvent:
     """For logs, user interfaces and tests: kind is one of joined, left, dropped, refused, started, silent, aborted,
-    connected, reconnecting, finished, mesh (a mesh link to `seat`: reason mesh-up, or mesh-REASON when it
-    failed or closed), or punch (a hole punch this seat started ended: reason says to whom and how, SPEC.md 9.14);
-    reason is a reason code (SPEC.md 9.9) where there is one."""
+    connected, reconnecting (after the host was reached once), unreachable (once, before it ever was: reason
+    connection-refused, no-answer, connect-timeout or what ended the first connection), finished, mesh (a mesh
+    link to `seat`: reason mesh-up, or mesh-REASON when it failed or closed), or punch (a hole punch this seat
+    started ended: reason says to whom and how, SPEC.md 9.14); reason is a reason code (SPEC.md 9.9) where there
+    is one."""
 
     kind: str
     seat: int | None = None

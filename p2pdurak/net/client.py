@@ -85,6 +85,8 @@ class Client:
         self._outbox: deque[bytes] = deque()  # per-connection direct messages
         self._sent_mid = 0  # highest mid written on the current connection
         self._leaving = False
+        self._left = trio.Event()  # leave(): also ends a connect attempt or a back-off wait
+        self._unreachable_said = False  # the first failed attempt before the host was ever reached is reported
         self._wake = trio.Event()
         self._stream: FramedStream | None = None
         self.transport = transport or TCP
@@ -135,6 +137,7 @@ class Client:
         """Say bye and stop (no reconnect)."""
         self._leaving = True
         self._wake.set()
+        self._left.set()
 
     async def drop_connection(self) -> None:
         """Cut the current TCP connection as a network fault would (for tests and fault drills)."""
@@ -153,7 +156,34 @@ class Client:
                 return await self._run()
         return await self._run()
 
+    def where(self) -> str:
+        """The host's address as the invite gives it, for a person."""
+        return f"peer {self.invite.peer_id}" if self.invite.is_p2p else f"{self.invite.host}:{self.invite.port}"
+
+    def first_contact_limit(self) -> float:
+        """How long a client that never reached the host keeps trying (seconds)."""
+        give_up = self.config.give_up_after
+        first = self.config.first_contact_give_up
+        return first if give_up is None else min(give_up, first)
+
     async def _run(self) -> Ending:
+        return await first_of(self._run_with_app, self._first_contact_watch)
+
+    async def _first_contact_watch(self) -> Ending:
+        """A host that has not answered the first attempt within `first_contact_report` is reported then, not at
+        the attempt's time-out (a firewall that drops the connection leaves the attempt hanging for seconds)."""
+        await trio.sleep(self.config.first_contact_report)
+        if not self._was_seated():
+            self._say_unreachable("no-answer")
+        await trio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    def _say_unreachable(self, reason: str) -> None:
+        if not self._unreachable_said:
+            self._unreachable_said = True
+            self.observer(NetEvent("unreachable", None, reason))
+
+    async def _run_with_app(self) -> Ending:
         app = self.app
         if not isinstance(app, MeshApp):
             return await self._run_host_link()
@@ -179,19 +209,24 @@ class Client:
 
     async def _run_host_link(self) -> Ending:
         last_contact = trio.current_time()
+        started = trio.current_time()
         while True:
             refused = False
+            failure = ""  # why this attempt failed, if it did
+            raw = None
             try:
                 with trio.move_on_after(self.config.connect_timeout) as connect_scope:
-                    raw = await self.transport.connect(self.invite)
+                    raw = await self._connect_unless_leaving()
                 if connect_scope.cancelled_caught:
                     raise ConnectionClosed("connect-timeout", "connect timed out")
             except OSError as exc:
                 refused = _refused(exc)
-                self.observer(NetEvent("reconnecting", self.seat, "connection-refused"))
+                failure = "connection-refused" if refused else "connect-failed"
             except ConnectionClosed as exc:
-                self.observer(NetEvent("reconnecting", self.seat, exc.reason))
-            else:
+                failure = exc.reason
+            if failure:
+                self._attempt_failed(failure)
+            elif raw is not None:
                 fs = FramedStream(raw, self.config)
                 self._stream = fs
                 try:
@@ -206,9 +241,9 @@ class Client:
                 except NetFault as exc:
                     if exc.reason in FATAL_REASONS:
                         raise
-                    self.observer(NetEvent("dropped", self.seat, exc.reason))
+                    self._dropped(exc.reason)
                 except ConnectionClosed as exc:
-                    self.observer(NetEvent("dropped", self.seat, exc.reason))
+                    self._dropped(exc.reason)
                 finally:
                     if self.connected:
                         last_contact = trio.current_time()
@@ -227,9 +262,46 @@ class Client:
                     raise ConnectionClosed("table-gone", "the host left before the game began")
                 delay = min(delay, self.config.lobby_give_up - waited + 0.01)
             give_up = self.config.give_up_after
-            if give_up is not None and waited > give_up:
-                raise ConnectionClosed("host-unreachable", f"no connection to the host for {give_up} s")
-            await trio.sleep(delay)
+            if not self._was_seated():
+                # never reached: a wrong address, a host that stopped, a firewall; said at the first failure
+                # (_attempt_failed), and given up soon after, not after the long wait a lost connection gets
+                give_up = self.first_contact_limit()
+                waited = trio.current_time() - started
+                if waited > give_up:
+                    why = "nothing answers there" if refused else "no answer from a p2pdurak host there"
+                    raise ConnectionClosed("host-unreachable", f"{why}; tried {self.where()} for {give_up:g} s")
+                delay = min(delay, give_up - waited + 0.01)
+            elif give_up is not None and waited > give_up:
+                raise ConnectionClosed("host-unreachable", f"no connection to the host for {give_up:g} s")
+            with trio.move_on_after(delay):
+                await self._left.wait()
+            if self._leaving:
+                return Ending("bye", "leaving")
+
+    async def _connect_unless_leaving(self) -> trio.abc.Stream | None:
+        """One connect attempt; None if leave() came first."""
+        async def connect() -> trio.abc.Stream | None:
+            return await self.transport.connect(self.invite)
+
+        async def left() -> trio.abc.Stream | None:
+            await self._left.wait()
+            return None
+
+        return await first_of(connect, left)
+
+    def _attempt_failed(self, reason: str) -> None:
+        """A connect attempt failed: before the host was ever reached that is news for the person (once); after,
+        a reconnection goes on quietly."""
+        if self._was_seated():
+            self.observer(NetEvent("reconnecting", self.seat, reason))
+        else:
+            self._say_unreachable(reason)
+
+    def _dropped(self, reason: str) -> None:
+        if self._was_seated():
+            self.observer(NetEvent("dropped", self.seat, reason))
+        else:
+            self._say_unreachable(reason)  # something answers there, but no hello came of it
 
     def _was_seated(self) -> bool:
         """This process (or the game file it resumed from) has held a seat at this table."""

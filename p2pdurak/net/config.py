@@ -22,6 +22,8 @@ class NetConfig:
     backoff_initial: float = 0.25  # first reconnect delay (before jitter)
     backoff_cap: float = 10.0  # longest reconnect delay
     give_up_after: float | None = 300.0  # the client stops reconnecting after this long without a hello (None: never)
+    first_contact_report: float = 3.0  # a host never reached that has not answered yet is reported after this long
+    first_contact_give_up: float = 20.0  # a client that never reached the host stops trying after this long
     lobby_give_up: float = 10.0  # in the lobby (nothing signed yet), a lost host is gone after this long (or refused)
     genesis_timeout: float = 120.0  # every seat must sign the genesis within this after the host starts
     mesh_tick: float = 0.25  # how often a seat's game side is asked whether the host has logged what it holds

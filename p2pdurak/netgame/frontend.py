@@ -26,6 +26,11 @@ WAITING_FOR_PLAYERS = "waiting-for-players"  # done = joined, total = seats
 TABLE_CODE = "table-code"  # text = the code to compare aloud
 INVITE = "invite"  # text = the link
 RECONNECTING = "reconnecting"  # text = host, done = attempt, total = attempts (0: unknown)
+# the host was never reached yet (text = its address, total = seconds the seat keeps trying): refused, silent, or
+# something answered that is no p2pdurak table
+HOST_REFUSED = "host-refused"
+HOST_NO_ANSWER = "host-no-answer"
+HOST_NOT_A_TABLE = "host-not-a-table"
 RECONNECTED = "reconnected"
 CATCHING_UP = "catching-up"  # total = entries to check
 PLAYER_DISCONNECTED = "player-disconnected"  # done = seat
@@ -38,6 +43,9 @@ PROGRESS_KINDS = (
     TABLE_CODE,
     INVITE,
     RECONNECTING,
+    HOST_REFUSED,
+    HOST_NO_ANSWER,
+    HOST_NOT_A_TABLE,
     RECONNECTED,
     CATCHING_UP,
     PLAYER_DISCONNECTED,

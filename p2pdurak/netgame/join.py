@@ -36,6 +36,10 @@ def user_error(exc: Exception) -> LocalError:
     if isinstance(exc, ConnectionClosed) and exc.reason == "table-gone":
         return LocalError(exc.reason, "the table is gone: the host stopped before the game began (nothing was "
                           "signed, nobody lost); join again with a new invite from the host")
+    if isinstance(exc, ConnectionClosed) and exc.reason == "host-unreachable":
+        return LocalError(exc.reason, f"cannot reach the host: {exc.message}. Check that the address is the one the "
+                                      "host gave you, that the host's p2pdurak is still running, and that no "
+                                      "firewall blocks the connection")
     if isinstance(exc, ConnectionClosed):
         return LocalError(exc.reason, f"cannot reach the host ({exc.message})")
     raise exc
@@ -87,7 +91,20 @@ async def run_seat(client: Client, runner: SeatRunner) -> SeatOutcome:
     return SeatOutcome(ending, runner)
 
 
+UNREACHABLE_WORDS = {
+    "connection-refused": "nothing answers there (the connection was refused)",
+    "no-answer": "no answer yet",
+    "connect-timeout": "no answer",
+}
+
+
 def print_event(event: NetEvent) -> None:
+    if event.kind == "unreachable":
+        why = UNREACHABLE_WORDS.get(event.reason, "something answered, but not as a p2pdurak table")
+        print(f"[net] cannot reach the host yet: {why}. Check that the address is the one the host gave you, that "
+              "the host's p2pdurak is still running, and that no firewall blocks the connection; still trying",
+              flush=True)
+        return
     if event.kind in ("connected", "reconnecting", "dropped", "aborted", "silent", "punch"):
         seat = "" if event.seat is None else f" seat {event.seat}"
         print(f"[net] {event.kind}{seat} {event.reason}".rstrip(), flush=True)

@@ -95,6 +95,10 @@ class NetSession:
             self._reconnects += 1
             where = f"{client.invite.host}:{client.invite.port}" if client is not None else ""
             self._push(ui.Progress(ui.RECONNECTING, done=self._reconnects, text=where))
+        elif event.kind == "unreachable" and client is not None:
+            kind = {"connection-refused": ui.HOST_REFUSED, "no-answer": ui.HOST_NO_ANSWER,
+                    "connect-timeout": ui.HOST_NO_ANSWER}.get(event.reason, ui.HOST_NOT_A_TABLE)
+            self._push(ui.Progress(kind, total=round(client.first_contact_limit()), text=client.where()))
         elif event.kind == "connected" and client is not None and client.connections > 1:
             self._reconnects = 0
             self._push(ui.Progress(ui.RECONNECTED))

@@ -73,6 +73,10 @@ class TerminalFrontEnd:
             print(f"seated: {change.done} of {change.total}; waiting for the host to start", flush=True)
         elif change.kind == ui.TABLE_CODE:
             print(f"table code: {change.text} (compare it aloud with the other players)", flush=True)
+        elif change.kind in (ui.HOST_REFUSED, ui.HOST_NO_ANSWER, ui.HOST_NOT_A_TABLE):
+            from p2pdurak.ui.texts import lobby_text
+
+            print(lobby_text(change), flush=True)
 
     async def play(self, session: SeatSession) -> bool:
         from p2pdurak.ui.app import GameApp

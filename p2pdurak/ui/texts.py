@@ -235,6 +235,15 @@ def phase_text(phase: str, seats: int, next_seat: int | None, view: State | None
     return None
 
 
+UNREACHABLE_TEXTS = {sess.HOST_REFUSED: S.PHASE_HOST_REFUSED, sess.HOST_NO_ANSWER: S.PHASE_HOST_NO_ANSWER,
+                     sess.HOST_NOT_A_TABLE: S.PHASE_HOST_NOT_A_TABLE}
+
+
+def lobby_text(progress: Progress) -> str:
+    """A progress line shown before the game (no roster yet: no player names)."""
+    return progress_text(progress, Names((), 0))
+
+
 def progress_text(progress: Progress, names: Names) -> str:
     kind = progress.kind
     if kind == sess.WAITING_FOR_PLAYERS:
@@ -249,6 +258,8 @@ def progress_text(progress: Progress, names: Names) -> str:
         return _(S.PHASE_RECONNECTING).format(host=progress.text)
     if kind == sess.RECONNECTED:
         return _(S.PHASE_RECONNECTED)
+    if kind in UNREACHABLE_TEXTS:
+        return _(UNREACHABLE_TEXTS[kind]).format(address=progress.text, seconds=progress.total)
     if kind == sess.CATCHING_UP:
         return format_plural(S.PHASE_CATCHING_UP, progress.total)
     if kind == sess.PLAYER_DISCONNECTED:

@@ -18,6 +18,7 @@ from p2pdurak.i18n import _
 from p2pdurak.net.api import Ending
 from p2pdurak.netgame import frontend as sess
 from p2pdurak.netgame.frontend import Links, Progress, SeatLink, SeatSession
+from p2pdurak.ui.texts import lobby_text
 from p2pdurak.web import texts as W
 from p2pdurak.web.nearby import NearbyFinder, NearbyRow, NearbyTable, nearby_json, next_ready, place_rows
 from p2pdurak.web.options import TableTerms, option_sentences
@@ -69,6 +70,8 @@ class WebFrontEnd:
         self.nearby: tuple[NearbyRow, ...] | None = None  # None: nobody looks for tables nearby
         self._nearby_changed = trio.Event()
         self._links, self._links_in = trio.open_memory_channel[str | None](16)
+        self.on_leave: Callable[[], None] | None = None  # what Leave does before the game (the seat leaves)
+        self.where = ""  # the host's address (a joined seat)
         server.handler = self._lobby_message
 
     # ------------------------------------------------------------------ FrontEnd
@@ -92,8 +95,8 @@ class WebFrontEnd:
             self.table_code = change.text
         elif change.kind == sess.WAITING_FOR_PLAYERS:
             self.seated = (change.done, change.total)
-        else:
-            self.lines = [*self.lines[-4:], change]
+        else:  # one line per kind, the latest (a reconnection's attempts are not news one by one)
+            self.lines = [*[line for line in self.lines if line.kind != change.kind][-4:], change]
         self.publish_lobby()
 
     async def play(self, session: SeatSession) -> bool:
@@ -180,6 +183,8 @@ class WebFrontEnd:
             with contextlib.suppress(trio.WouldBlock):  # (behind 16 queued links: Leave is pressed again)
                 self._links.send_nowait(None)  # Leave on the join page: the command ends
             return
+        elif message.kind == "quit" and not self.started and self.on_leave is not None:
+            self.on_leave()  # Leave before the game: the seat says bye (or stops trying) and the command ends
         self.publish_lobby()
 
     def publish_lobby(self) -> None:
@@ -200,7 +205,7 @@ class WebFrontEnd:
                 "link": self.invite, "short": self.short, "qr": qr_svg(self.invite) if self.invite else "",
                 "table_code": _(S.PHASE_TABLE_CODE).format(code=self.table_code) if self.table_code else "",
                 "waiting": waiting, "can_start": self.host and joined >= 2, "start": _(W.WEB_START),
-                "lines": [ln.text or ln.kind for ln in self.lines],
+                "lines": [lobby_text(ln) for ln in self.lines],
                 "failure": self.failure,
                 "options_title": _(S.LABEL_OPTIONS),
                 "options": option_sentences(self.terms) if self.terms is not None else [],
@@ -222,15 +227,17 @@ class WebFrontEnd:
                 "nearby": None if self.nearby is None else nearby_json(self.nearby, trio.current_time())}
 
 
-def failure_text(exc: BaseException) -> str | None:
+def failure_text(exc: BaseException, where: str = "") -> str | None:
     """The first of our own errors in `exc` (inside trio's exception groups, perhaps) as the line a person can act
-    on; None when there is none."""
+    on; None when there is none. `where`: the host's address, for a host never reached."""
     from p2pdurak.net.errors import ConnectionClosed, JoinRefused, NetFault
     from p2pdurak.netgame.join import user_error
 
     if isinstance(exc, BaseExceptionGroup):
-        found = (failure_text(inner) for inner in exc.exceptions)
+        found = (failure_text(inner, where) for inner in exc.exceptions)
         return next((why for why in found if why is not None), None)
+    if isinstance(exc, DurakError) and exc.reason == "host-unreachable" and where:  # (as play_seat raises it)
+        return _(S.PHASE_HOST_GAVE_UP).format(address=where)
     if isinstance(exc, (JoinRefused, NetFault, ConnectionClosed)):
         exc = user_error(exc)
     if isinstance(exc, DurakError):
@@ -259,9 +266,10 @@ async def seat_in_browser(join: Client | Callable[[str], Client], runner: SeatRu
             return None
         try:
             client = join if not callable(join) else await front.ask_link(join, nearby)
+            front.on_leave, front.where = client.leave, client.where()
             return await play_seat(client, runner, session, front)
         except Exception as exc:  # (trio's groups included)
-            why = failure_text(exc)
+            why = failure_text(exc, front.where)
             if why is not None and not front.started:
                 await front.fail(why)
             raise

@@ -5,11 +5,13 @@ from __future__ import annotations
 import trio
 
 from p2pdurak.crypto.identity import Identity
+from p2pdurak.net.api import NetEvent
 from p2pdurak.net.client import Client
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ConnectionClosed
 from p2pdurak.net.host import SESSION, HostServer, listener_port
 from p2pdurak.net.links import Invite
+from p2pdurak.net.tcp import TcpTransport
 from tests.net.net_harness import FAST, GAME_ID, ListSequencer, Recorder, Seat, hosting, until
 
 
@@ -134,7 +136,7 @@ async def test_the_client_gives_up_when_the_host_never_comes_back() -> None:
     config = NetConfig(idle_timeout=1.0, keepalive=0.5, backoff_initial=0.01, backoff_cap=0.05, give_up_after=0.3)
     identity = Identity.generate()
     host_key = Identity.generate()
-    seat_events: list[object] = []
+    seat_events: list[NetEvent] = []
     client = Client(
         identity,
         "alone",
@@ -144,13 +146,22 @@ async def test_the_client_gives_up_when_the_host_never_comes_back() -> None:
         observer=seat_events.append,
         jitter=lambda: 0.0,
     )
+    attempts: list[Invite] = []
+
+    class Counting(TcpTransport):
+        async def connect(self, invite: Invite) -> trio.abc.Stream:
+            attempts.append(invite)
+            return await super().connect(invite)
+
+    client.use_transport(Counting())
     try:
         await client.run()
     except ConnectionClosed as exc:
         assert exc.reason == "host-unreachable"
     else:
         raise AssertionError("the client should have given up")
-    assert len(seat_events) >= 3  # it did retry, with backoff
+    assert len(attempts) >= 3  # it did retry, with backoff
+    assert [e.kind for e in seat_events] == ["unreachable"]  # the host was never reached: said once, not per retry
 
 
 async def test_a_seat_that_was_away_at_the_end_gets_the_rest_of_the_log_then_bye() -> None:

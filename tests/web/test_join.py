@@ -186,9 +186,39 @@ def test_a_host_out_of_reach_is_said_on_the_page(tmp_path: Path) -> None:
             box = wait_for(lambda: driver.find_element(By.ID, "link"), what="the box for the link")
             box.send_keys(f"127.0.0.1:{port} abcd-efgh-ijkl", Keys.ENTER)
             failure = wait_for(lambda: driver.find_element(By.ID, "failure").text, what="the failure on the page")
-            assert "cannot reach the host" in failure
+            assert failure.startswith(f"Could not reach the host at 127.0.0.1:{port}. Check the address"), failure
         assert join.wait(30) == 2
-        assert join.stdout is not None and "no connection to the host" in join.stdout.read()
+        assert join.stdout is not None and "cannot reach the host: nothing answers there" in join.stdout.read()
+    finally:
+        if join.poll() is None:
+            join.terminate()
+            join.wait(10)
+
+
+def test_an_unreachable_host_is_explained_on_the_page_and_leave_ends_the_join(tmp_path: Path) -> None:
+    """A link to a port nobody listens on: the page says what to check within seconds (it showed the address five
+    times and no words), and Leave ends the command (it did nothing)."""
+    from selenium.webdriver.common.by import By
+
+    from tests.netgame.test_netgame_processes import free_port
+    from tests.web.browser import screenshot
+
+    port = free_port()
+    join = spawn(tmp_path, "join", "join", f"127.0.0.1:{port} abcd-efgh-ijkl", "--ui", "web", "--give-up", "120")
+    try:
+        url = line_of(join, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
+        with chromium(390, 844) as driver:
+            driver.get(url)
+            notice = wait_for(lambda: [n.text for n in driver.find_elements(By.CSS_SELECTOR, ".lobby .notice")],
+                              what="the words on the page")
+            assert notice == [f"Nothing answers at 127.0.0.1:{port}: the connection was refused. Check that this is "
+                              "the address the host gave you and that the host's p2pdurak is still running. Trying "
+                              "again for up to 20 s…"]
+            for width in (390, 1280):
+                screenshot(driver, "join-unreachable", width)
+            driver.find_element(By.ID, "leave").click()  # no question: nothing is lost before the game
+            assert join.wait(30) == 0
+        assert join.stdout is not None and "you left the table before the game began" in join.stdout.read()
     finally:
         if join.poll() is None:
             join.terminate()

@@ -401,7 +401,7 @@ root.addEventListener("click", (event) => {
   else if (el.id === "start") send({ type: "start" });
   else if (el.dataset.link !== undefined) send({ type: "link", text: el.dataset.link });
   else if (el.id === "leave-end") send({ type: "quit" });
-  else if (el.id === "leave" && (state.end || state.pick || confirm(state.strings.leave_confirm))) send({ type: "quit", confirm: true });
+  else if (el.id === "leave" && (state.end || state.pick || state.lobby || confirm(state.strings.leave_confirm))) send({ type: "quit", confirm: true });
 });
 
 root.addEventListener("change", (event) => {
