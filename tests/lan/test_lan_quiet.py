@@ -8,6 +8,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,19 +16,27 @@ from tests.lan.netns import Lan
 from tests.lan.test_lan_discovery import PY, ROOT, _env, _start, _stop, _wait_line
 from tests.outcomes import ended_by_the_rules
 
+QUIET_SECONDS = 4  # how long a host with --no-announce --no-upnp must stay silent once it is up
+
 
 def _heard(lan: Lan, tmp_path: Path, *flags: str) -> dict[str, Any]:
-    """The senders the second machine hears on the mDNS and SSDP ports while the first hosts for a few seconds."""
+    """The senders the second machine hears on the mDNS and SSDP ports while the first hosts: with `flags`, for a
+    few seconds once the host is up (a window of silence); without, until it has heard the host's announcement and
+    its UPnP search, however long a loaded machine takes to send them."""
     sniffer = host = None
+    loud = not flags
     try:
         sniffer = subprocess.Popen(lan.argv(1, [sys.executable, str(ROOT / "tests/lan/multicast_sniffer.py"),
-                                                lan.addresses[1], "4"]),
-                                   env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                                                lan.addresses[1], "60", *(["--until-announced"] if loud else [])]),
+                                   env=_env(), text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT)
         _wait_line(sniffer, "^listening", [])
         host = _start(lan, 0, "host", "--bot", "easy", "--no-lobby-input", *flags, "--profile",
                       str(tmp_path / f"h{len(flags)}"))
         _wait_line(host, r"waiting for 1 player", [])
-        out, _ = sniffer.communicate(timeout=30)
+        if not loud:
+            time.sleep(QUIET_SECONDS)
+        out, _ = sniffer.communicate("" if loud else "stop\n", timeout=90)
         heard: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
         return heard
     finally:
