@@ -192,10 +192,11 @@ def _leaks(table: SimTable) -> list[Violation]:
         if not main.owner or p >= len(main.owner):
             continue
         owner = main.owner[p]
-        if owner < 0 or not table.seats[owner].honest or main.opened[p] != game.NO_CARD:
-            continue
+        if owner < 0 or not table.seats[owner].honest or main.opened[p] != game.NO_CARD or p == len(main.owner) - 1:
+            continue  # (the bottom card is the face-up trump: every seat publishes its key of it at the deal)
         if learned.main_phase not in PLAY_PHASES:
             continue
         out.append(Violation(LEAK, f"the adversary could read the card at position {p} of honest seat {owner} at "
-                             f"t={learned.time:.2f} (main chain in {learned.main_phase}); the game never opened it"))
+                             f"t={learned.time:.2f} (main chain in {learned.main_phase}); the game never opened it",
+                             seat=owner))
     return out

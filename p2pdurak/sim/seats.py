@@ -16,8 +16,10 @@ from p2pdurak.net import messages as m
 from p2pdurak.net.client import Client
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.netgame.store import SeatLog, latest_game_file, load_seat
+from p2pdurak.peer import Peer
 from p2pdurak.peer.harness import Chooser
 from p2pdurak.randomness import Rng
+from p2pdurak.rules import Action, Pass
 from p2pdurak.sim.client import GIVE_UP_AFTER, SimClient, SimMesh
 from p2pdurak.sim.links import Link
 from p2pdurak.sim.loop import Loop, SimCrash
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 
 class SimLog(SeatLog):
     """The seat's real file, which tears where the simulator says: the write numbered `crash_at` (counting from 0
-    for this process) writes only its first `cut` bytes, and the process dies."""
+    for this process) writes only its first bytes (the fraction `crash_cut` of them), and the process dies."""
 
     def __init__(self, path: Path, seat: SimSeat) -> None:
         self.sim_seat = seat
@@ -38,7 +40,7 @@ class SimLog(SeatLog):
         seat = self.sim_seat
         if seat.crash_at is not None and seat.writes == seat.crash_at:
             seat.crash_at = None
-            cut = min(len(data), seat.crash_cut)
+            cut = min(len(data), int(seat.crash_cut * (len(data) + 1)))
             os.write(self._fd, data[:cut])
             seat.crash_wrote = cut
             raise SimCrash(f"seat {seat.seat} died writing {cut} of {len(data)} bytes")
@@ -81,19 +83,22 @@ class SimSeat:
         self.link: Link | None = None  # to the host
         self.mesh: SimMesh | None = None
         self.crash_at: int | None = None  # the write (of this life) at which the process dies
-        self.crash_cut = 0
+        self.crash_cut = 0.0  # the fraction of that write's bytes that reach the file
         self.crash_wrote = 0
         self.writes = 0
         self.crashes: list[tuple[float, str]] = []  # (time, what) of each crash
         self.resume_failed: str | None = None
+        self.rejoined = 0  # restarts that found no game to resume and joined again with the invite
         self.resumed_at: list[float] = []
         self.runner: SimRunner = self._new_runner()
         self.client: SimClient | None = None
         self.raised: str | None = None
+        self.idle: tuple[float, int] | None = None  # (since when, at which chain length) the bot has waited
 
     def _new_runner(self) -> SimRunner:
         runner = self.make_runner(
-            self.identity, self.profile, player=self.player(self.lives), rng=self.rng(self.lives), durable=False,
+            self.identity, self.profile, player=self.patient(self.player(self.lives)), rng=self.rng(self.lives),
+            durable=False,
             meta={"role": "host" if self.seat == 0 else "join", "name": f"seat{self.seat}"}, **self.timeouts)
         runner.sim_seat = self
         if self.honest:
@@ -109,6 +114,33 @@ class SimSeat:
         self.client = SimClient(self, link, mesh=mesh)
         self.runner.client = cast(Client, self.client)
         self.loop.after(self.tick_every, self.tick)
+
+    def patient(self, choose: Chooser) -> Chooser:
+        """A player who keeps the game going: when the bot waits (its turn model says another seat moves first)
+        while the game waits on this seat too, it passes (or makes any move) after a third of the move time-out,
+        as a person would; a seat that never moves while waited on is silent (R-GAME-19)."""
+        patience = self.timeouts["move_timeout"] / 3
+
+        def pick(peer: Peer, actions: list[Action]) -> Action | None:
+            action = choose(peer, actions)
+            if action is not None or not actions or peer.seat not in peer.waiting_on():
+                self.idle = None
+                return action
+            now, length = self.loop.now, peer.chain.length
+            if self.idle is None or self.idle[1] != length:
+                self.idle = (now, length)
+                self.loop.after(patience, self._nudge)
+                return None
+            if now - self.idle[0] < patience:
+                return None
+            self.idle = None
+            return next((a for a in actions if isinstance(a, Pass)), actions[0])
+
+        return pick
+
+    def _nudge(self) -> None:
+        if self.alive and self.client is not None and self.client.ended is None:
+            self.call(self.runner.step)
 
     @property
     def ended(self) -> bool:
@@ -186,20 +218,27 @@ class SimSeat:
             self.loop.after(delay, self.resume)
 
     def resume(self) -> None:
-        """`join --resume`: the seat's file, read back (a torn last record is dropped), rebuilds the peer."""
+        """`join --resume`: the seat's file, read back (a torn last record is dropped), rebuilds the peer. A file
+        that holds no game yet (the process died before its genesis record was whole) resumes nothing: the person
+        then joins again with the invite, and the genesis the host sends meets the file (SeatRunner.adopt)."""
         self.runner = self._new_runner()
         self.lives += 1
         self.resumed_at.append(self.loop.now)
+        have, has_genesis = 0, False
         try:
             saved = load_seat(latest_game_file(self.profile, "host" if self.seat == 0 else "join"))
             self.runner.resume(saved)
+            self.runner.meta = dict(saved.meta)
+            have, has_genesis = len(saved.entries), True
         except LocalError as exc:
-            self.resume_failed = f"{exc.reason}: {exc.message}"
-            return
-        self.runner.meta = dict(saved.meta)
+            if exc.reason != "nothing-to-resume":
+                self.resume_failed = f"{exc.reason}: {exc.message}"
+                return
+            self.rejoined += 1
+            self.runner = self._new_runner()  # `join LINK` again, from nothing but the file on disk
         if self.mesh is not None:
             self.mesh.running = True
-        self.client = SimClient(self, cast(Link, self.link), have=len(saved.entries), has_genesis=True, mesh=self.mesh)
+        self.client = SimClient(self, cast(Link, self.link), have=have, has_genesis=has_genesis, mesh=self.mesh)
         self.runner.client = cast(Client, self.client)
         self.alive = True
         for link in self._links():

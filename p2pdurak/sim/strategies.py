@@ -5,22 +5,25 @@ them; the others search around them."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from p2pdurak.bots.players import bot_player
+from p2pdurak.log import Appended, Sequencer, sign_move
+from p2pdurak.net import messages as m
 from p2pdurak.netgame.waiting import seats_waited_on
 from p2pdurak.peer import Peer, game
 from p2pdurak.peer.harness import Chooser
-from p2pdurak.peer.messages import CARD_BODIES, ChallengeBody, PassBody, TakeBody
+from p2pdurak.peer.messages import CARD_BODIES, AbortBody, ChallengeBody, PassBody, TakeBody
 from p2pdurak.randomness import SeededRng
 from p2pdurak.rules import Challenge, result
 from p2pdurak.sim.adversary import AdvRunner, EvilHost, cheater, holding, leaving_body, sparing
 from p2pdurak.sim.dice import Dice
 from p2pdurak.sim.host import HostPolicy
-from p2pdurak.sim.invariants import CHALLENGE, DECLARATION, PROPERTY, Violation
+from p2pdurak.sim.invariants import CHALLENGE, DECLARATION, LEAK, PROPERTY, Violation
 from p2pdurak.sim.plan import Plan, TableConfig, random_config
-from p2pdurak.sim.seats import SimRunner
+from p2pdurak.sim.seats import SimRunner, SimSeat
 from p2pdurak.sim.table import SimTable
-from p2pdurak.wire import DecodeError, decode, decode_one_of
+from p2pdurak.wire import DecodeError, decode, decode_one_of, encode
 
 MEMORY_REASONS = ("stale-counter", "move-equivocation")  # peer.rejects.MEMORY_REASONS: no chain can show them
 RULE_REASONS = ("not-your-turn", "stale-action", "out-of-phase", "rank-not-on-table", "does-not-beat")
@@ -299,6 +302,253 @@ class LiarRunner(AdvRunner):
         return lie
 
 
+ANY_REASONS = (*MEMORY_REASONS, *RULE_REASONS, "bad-signature", "game-over", "not-waited-on", "zz-any-reason")
+
+
+class ChaosHost(HostAttack):
+    """The host lies at random: it keeps entries from seats for a while or for good, holds moves back (so that the
+    order of the log is its own), swallows some, refuses valid ones with any reason, claims silences early, never
+    claims, ends nobody's session, or stops answering at all. Its seat plays as shipped."""
+
+    name = "chaos-host"
+    summary = ("the host lies at random: withholds entries for a while or for good, holds moves back and reorders "
+               "them, swallows some, refuses valid ones with any reason, claims silences early or never, goes silent")
+
+    def start(self, table: SimTable) -> None:
+        self.table = table
+        n = table.config.options.players
+        dice = self.dice
+        host = table.host
+        for _ in range(dice.below(4)):  # withholding windows (entries wait; None: for good)
+            seat = 1 + dice.below(n - 1)
+            when = dice.uniform(0.0, 60.0)
+            length = dice.choice((2.0, 10.0, 40.0, None))
+            table.loop.at(when, partial(self._withhold, seat, length))
+        self.delay_p = dice.choice((0.0, 0.0, 0.1, 0.4))  # chance that a move is held back (reordered)
+        self.swallow_p = dice.choice((0.0, 0.0, 0.0, 0.02))
+        self.reject_p = dice.choice((0.0, 0.0, 0.02, 0.05))
+        self.policy.claims = dice.chance(0.85)
+        self.policy.byes = dice.chance(0.9)
+        if dice.chance(0.3):
+            table.loop.at(dice.uniform(1.0, 80.0), self._early_claim)
+        if dice.chance(0.1):
+            table.loop.at(dice.uniform(1.0, 80.0), self._go_silent)
+        self.held_until: dict[int, float] = {}
+        self.policy.on_move.append(self._move)
+        self.note(table, f"delay {self.delay_p}, swallow {self.swallow_p}, reject {self.reject_p}, claims "
+                  f"{self.policy.claims}, byes {self.policy.byes}")
+        del host
+
+    def _withhold(self, seat: int, length: float | None) -> None:
+        table = self.table
+        self.policy.withhold[seat] = len(table.host.entries)
+        self.note(table, f"the host withholds entries from seat {seat} from entry {len(table.host.entries)} for "
+                  f"{length} s")
+        if length is not None:
+            table.loop.after(length, lambda: self._release(seat))
+
+    def _release(self, seat: int) -> None:
+        self.policy.withhold.pop(seat, None)
+        self.table.host.pump(seat)
+
+    def _move(self, seat: int, mid: int, move: bytes) -> bool:
+        dice, host = self.dice, self.table.host
+        if seat == 0:
+            return False
+        if dice.chance(self.swallow_p):
+            host.confirm(seat, mid)
+            self.note(self.table, f"the host swallows a move of seat {seat}")
+            return True
+        if dice.chance(self.reject_p) and _game_move(move):
+            reason = dice.choice(ANY_REASONS)
+            host.reject(seat, mid, move, reason)
+            self.note(self.table, f"the host refuses a move of seat {seat} ({reason})")
+            return True
+        if dice.chance(self.delay_p):  # held back; the seat's own moves keep their order (one connection)
+            when = max(self.table.loop.now + dice.uniform(0.05, 5.0), self.held_until.get(seat, 0.0))
+            self.held_until[seat] = when
+            self.table.loop.at(when, partial(host.submit, seat, mid, move))
+            return True
+        if self.held_until.get(seat, 0.0) > self.table.loop.now:
+            self.table.loop.at(self.held_until[seat], partial(host.submit, seat, mid, move))
+            return True
+        return False
+
+    def _early_claim(self) -> None:
+        host = self.table.host
+        if host.closed or host.peer.over:
+            return
+        waited = [s for s in seats_waited_on(host.peer) if s != 0]
+        if waited:
+            seat = self.dice.choice(waited)
+            self.note(self.table, f"the host claims seat {seat} silent before its time-out")
+            host.claim(seat)
+
+    def _go_silent(self) -> None:
+        self.note(self.table, "the host stops answering")
+        self.policy.on_move.insert(0, lambda seat, mid, move: True)
+        self.policy.on_relay.insert(0, lambda seat, mid, move: True)
+        self.policy.claims = False
+        for seat in self.table.host.links:
+            self.policy.withhold[seat] = len(self.table.host.entries)
+
+
+class Fork(HostAttack):
+    """The host equivocates: at some entry it sends one seat another entry of the same index (its own seat leaves
+    there, a valid move), and from then on sends that seat nothing of the real chain. On its branch the seat sees
+    the game end and publishes its audit; on the real chain the game goes on without it, and the host claims it
+    silent."""
+
+    name = "fork"
+    summary = ("the host equivocates: one seat gets another entry at the same index (the host's seat leaving), "
+               "then nothing of the real chain; the seat audits on its branch, the real game goes on and claims it")
+
+    def configure(self, dice: Dice) -> TableConfig:
+        return random_config(dice, players=(3, 3, 4))
+
+    def setup(self, table: SimTable) -> None:
+        self.victim = 1 + self.dice.below(table.config.options.players - 1)
+        self.after = 20 + self.dice.below(80)
+        self.table = table
+        self.forked: int | None = None
+
+    def start(self, table: SimTable) -> None:
+        self.policy.after_append.append(lambda: table.loop.after(0.0, self._watch))  # (once the entry went out)
+
+    def _watch(self) -> None:
+        host = self.table.host
+        if self.forked is not None or len(host.entries) < self.after or host.peer.phase != game.PLAY:
+            return
+        if host.peer.pending is not None or host.cursor.get(self.victim) != len(host.entries):
+            return  # (the host seat's own move is on its way; or the victim is not caught up: wait)
+        index = len(host.entries)
+        self.forked = index
+        branch = Sequencer(host.sequencer.genesis, host.identity, host.entries)
+        peer = host.peer
+        move = sign_move(host.identity, peer.genesis.hash, 0, peer.counter + 1, peer.chain.head,
+                         encode(AbortBody(0, game.LEAVING, min(index, 0xFFFF))))
+        made = branch.submit(move)
+        if not isinstance(made, Appended):
+            return
+        self.policy.withhold[self.victim] = index
+        host.send(self.victim, m.Entry(index, made.entry_bytes))
+        self.note(self.table, f"the host sends seat {self.victim} another entry {index} (its seat leaves) and "
+                  "nothing of the real chain from there")
+
+    def found(self, violations: Sequence[Violation]) -> bool:
+        return any(v.invariant in (PROPERTY, LEAK) and v.seat == self.victim for v in violations)
+
+
+class ChaosSeats(Plan):
+    """A minority of the seats (never the host's) lie at random: one goes silent, leaves, signs every claim at once
+    or none, cheats, or dies; the host is honest."""
+
+    name = "chaos-seats"
+    summary = ("a minority of seats (not the host's) misbehave at random: go silent, leave, sign every claim at once "
+               "or none, cheat in the cheating variant, die for good")
+
+    def configure(self, dice: Dice) -> TableConfig:
+        return random_config(dice, players=(3, 4, 4, 5, 6))
+
+    def setup(self, table: SimTable) -> None:
+        n = table.config.options.players
+        count = 1 + self.dice.below(max(1, (n - 1) // 2))
+        self.bad = set(self.dice.sample(range(1, n), count))
+        self.table = table
+
+    def runner_class(self, seat: int) -> type[SimRunner]:
+        return AdvRunner if seat in self.bad else SimRunner
+
+    def player(self, table: SimTable, seat: int, life: int) -> Chooser:
+        honest = super().player(table, seat, life)
+        if seat in self.bad and table.config.options.cheating:
+            return cheater(honest, self.bad, Dice(self.seed, f"cheats/{seat}/{life}"))
+        return honest
+
+    def start(self, table: SimTable) -> None:
+        for seat in sorted(self.bad):
+            runner = table.seats[seat].runner
+            assert isinstance(runner, AdvRunner)
+            runner.claims = self.dice.choice(("as-shipped", "never", "eager"))
+            what = self.dice.choice(("silent", "leave", "die", "play"))
+            when = self.dice.uniform(0.5, 80.0)
+            if what == "silent":
+                runner.silent = partial(self._after, when)
+            elif what == "leave":
+                table.loop.at(when, partial(self._leave, runner))
+            elif what == "die":
+                table.loop.at(when, table.seats[seat].die)
+            self.note(table, f"seat {seat}: {what} at t={when:.1f}, claims {runner.claims}")
+
+    def _after(self, when: float, runner: AdvRunner) -> bool:
+        return self.table.loop.now >= when
+
+    def _leave(self, runner: AdvRunner) -> None:
+        if not runner.leave() and runner.peer is not None and not runner.peer.over and runner.peer.phase != game.AUDIT:
+            self.table.loop.after(1.0, lambda: self._leave(runner))
+
+
+class ChaosBoth(ChaosHost):
+    """The host and a colluding minority of seats, each lying at random."""
+
+    name = "chaos-both"
+    summary = "the host lies at random (chaos-host) and a minority of seats with it (chaos-seats)"
+
+    def configure(self, dice: Dice) -> TableConfig:
+        return random_config(dice, players=(4, 5, 6))
+
+    def setup(self, table: SimTable) -> None:
+        self.seats = ChaosSeats(self.seed)
+        self.seats.setup(table)
+        self.bad = {0} | self.seats.bad
+
+    def player(self, table: SimTable, seat: int, life: int) -> Chooser:
+        return self.seats.player(table, seat, life)
+
+    def start(self, table: SimTable) -> None:
+        super().start(table)
+        self.seats.start(table)
+        self.notes += self.seats.notes
+
+
+class Faults(Plan):
+    """No adversary at all, but faults: seats' processes die at any byte of a write to their file and are started
+    again from it (mostly within the move time-out), and the network cuts links for a moment, for long, or for
+    good."""
+
+    name = "faults"
+    summary = ("every party honest; seats crash at any byte of a write to their file and resume from it, and the "
+               "network cuts links (host links and the mesh) for a moment, for long or for good")
+
+    def start(self, table: SimTable) -> None:
+        n = table.config.options.players
+        self.table = table
+        for seat in self.dice.sample(range(1, n), self.dice.below(n)):
+            self._arm(table.seats[seat])
+        # (the host seat's own connection runs over loopback inside the host's process: no network to cut)
+        links = [link for seat, link in table.host.links.items() if seat != 0] + list(table.mesh_links.values())
+        for _ in range(self.dice.below(6)):
+            link = self.dice.choice(links)
+            when = self.dice.uniform(0.0, 60.0)
+            duration = self.dice.choice((0.3, 1.0, 3.0, 8.0, 40.0, None))
+            table.loop.at(when, partial(link.cut, duration))
+            self.note(table, f"link {link.name} is cut at t={when:.1f} for {duration} s")
+
+    def _arm(self, seat: SimSeat) -> None:
+        """The seat's process will die at some write: early ones often (the genesis, the secrets, the shuffle)."""
+        seat.crash_at = self.dice.below(8) if self.dice.chance(0.4) else self.dice.below(400)
+        seat.crash_cut = self.dice.uniform(0.0, 1.0)
+
+    def resume_after(self, seat: SimSeat) -> float | None:
+        self.note(self.table, f"seat {seat.seat} crashed: {seat.crashes[-1][1]}")
+        if self.dice.chance(0.1):
+            return None  # it never comes back
+        if self.dice.chance(0.3):
+            self._arm(seat)  # and dies again later
+        limit = self.table.config.move_timeout
+        return self.dice.uniform(0.5, limit * 0.8) if self.dice.chance(0.85) else self.dice.uniform(limit, 3 * limit)
+
+
 def _denied_held(peer: Peer) -> set[int]:
     rules = peer.rules
     if rules is None or peer.seat is None:
@@ -332,6 +582,11 @@ STRATEGIES: dict[str, type[Plan]] = {
     "challenge-reorder": ChallengeReorder,
     "lie-leave": LieLeave,
     "lie-silent": LieSilent,
+    "faults": Faults,
+    "chaos-host": ChaosHost,
+    "chaos-seats": ChaosSeats,
+    "chaos-both": ChaosBoth,
+    "fork": Fork,
 }
 WEIGHTS: dict[str, int] = {
     "honest": 4,
@@ -341,6 +596,11 @@ WEIGHTS: dict[str, int] = {
     "challenge-reorder": 2,
     "lie-leave": 2,
     "lie-silent": 2,
+    "faults": 3,
+    "chaos-host": 3,
+    "chaos-seats": 3,
+    "chaos-both": 2,
+    "fork": 2,
 }
 
 

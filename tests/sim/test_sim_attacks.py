@@ -14,6 +14,7 @@ FOUND_TODAY = {
     "false-reject": 6,  # issue 23 attack 2 (seed 2)
     "audit-starve": 3,  # issue 23 attack 3 (seed 1)
     "challenge-reorder": 8,  # issue 28 attack 1 (seed 4)
+    "fork": 3,  # issue 23: the host equivocates; the forked seat loses on the real chain (seed 1)
 }
 
 # strategy -> how many seeds (1, 2, ...) in which the simulator must find none of it, now that the fix has landed
