@@ -168,6 +168,8 @@ def _declarations(observer: Peer, report: VerifyReport, holders: str) -> list[Vi
             continue
         if res is not None and res.forfeit == seat and res.forfeit_reason == "false-declaration":
             continue
+        if any(f.reason == "false-declaration" and f.seat == seat for f in report.faults):
+            continue
         out.append(Violation(DECLARATION, f"seat {seat} said it held no trump as low as card {card}, which the "
                              f"record opens in its starting hand (position {p}); the transcript held by {holders} "
                              f"verifies with {_outcome(report)}", seat=seat, card=card))

@@ -3,16 +3,15 @@ no invariant beyond the holes known on today's code (each named with the issue t
 
 from __future__ import annotations
 
-from p2pdurak.sim.invariants import CHALLENGE, DECLARATION, ENDS, LEAK, PROPERTY, TRANSCRIPT
+from p2pdurak.sim.invariants import CHALLENGE, ENDS, LEAK, PROPERTY, TRANSCRIPT
 from p2pdurak.sim.run import run_seed, run_seeds
 
 # (strategy, invariant) pairs the code as it is today breaks; each fix removes its lines. Issue 23: a host that
 # starves, falsely refuses or forks a seat, or a network that cuts a seat from the host, makes it lose (PROPERTY) and
 # leaves its transcript incomplete (TRANSCRIPT); a game that cannot be decided ends incomplete (TRANSCRIPT); a host
 # that never claims leaves the seats waiting for ever (ENDS). Issue 28: challenges refused after the table changed
-# (races, and the reordering host) are never judged (CHALLENGE); a false declaration goes unjudged when the audit
-# is incomplete (DECLARATION). A move refused with its key (a race, or a false Reject) shows its card to the host
-# and to the mesh (LEAK).
+# (races, and the reordering host) are never judged (CHALLENGE). A move refused with its key (a race, or a false
+# Reject) shows its card to the host and to the mesh (LEAK).
 HOST = {PROPERTY, TRANSCRIPT, LEAK, CHALLENGE}
 KNOWN_TODAY = {
     "honest": {CHALLENGE},
@@ -22,8 +21,8 @@ KNOWN_TODAY = {
     "audit-starve": HOST,
     "fork": HOST,
     "challenge-reorder": {CHALLENGE, LEAK},
-    "lie-leave": {DECLARATION, LEAK, CHALLENGE, TRANSCRIPT},
-    "lie-silent": {DECLARATION, LEAK, CHALLENGE, TRANSCRIPT},
+    "lie-leave": {LEAK, CHALLENGE, TRANSCRIPT},
+    "lie-silent": {LEAK, CHALLENGE, TRANSCRIPT},
     "chaos-host": HOST | {ENDS},
     "chaos-seats": {TRANSCRIPT, CHALLENGE, PROPERTY},
     "chaos-both": HOST | {ENDS},

@@ -19,8 +19,8 @@ FOUND_TODAY = {
 
 # strategy -> how many seeds (1, 2, ...) in which the simulator must find none of it, now that the fix has landed
 FIXED = {
-    "lie-leave": 40,  # issue 28 attack 2, a colluder leaves (found at seed 5 before the fix)
-    "lie-silent": 40,  # issue 28 attack 2, a colluder is claimed silent (found at seed 3 before the fix)
+    "lie-leave": 20,  # issue 28 attack 2, a colluder leaves (found at seed 5 before the fix; 1 seed in 4)
+    "lie-silent": 20,  # issue 28 attack 2, a colluder is claimed silent (found at seed 3 before the fix; 1 in 4)
 }
 
 
