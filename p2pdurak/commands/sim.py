@@ -17,6 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help="list the strategies and the invariants, then stop")
     parser.add_argument("--json", action="store_true", help="print one JSON object: runs, violations, ...")
     parser.add_argument("--quiet", action="store_true", help="no line per violation while running (text output)")
+    parser.add_argument("--jobs", type=int, default=1, help="run the seeds in this many processes (default 1)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
             for line in result.trace if single or len(result.violations) else ():
                 print(f"    {line}")
 
-    summary = run_seeds(range(args.seed, args.seed + count), args.strategy, progress)
+    if args.jobs < 1:
+        raise LocalError("bad-jobs", "--jobs is at least 1")
+    summary = run_seeds(range(args.seed, args.seed + count), args.strategy, progress, jobs=args.jobs)
     data = summary.to_json()
     if args.json:
         json.dump(data, sys.stdout, sort_keys=True)

@@ -3,10 +3,12 @@ seed replays exactly with `p2pdurak sim --seed S`."""
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from p2pdurak.sim.dice import Dice
 from p2pdurak.sim.invariants import Violation, check
@@ -122,11 +124,20 @@ class Summary:
 
 
 def run_seeds(seeds: Sequence[int], strategy: str | None = None,
-              progress: Callable[[RunResult], None] | None = None) -> Summary:
+              progress: Callable[[RunResult], None] | None = None, *, jobs: int = 1) -> Summary:
+    """Run every seed (in `jobs` processes: each seed is its own world, so the summary is the same for any
+    `jobs`; results are taken in seed order)."""
     summary = Summary()
-    for seed in seeds:
-        result = run_seed(seed, strategy)
-        summary.add(result)
-        if progress is not None:
-            progress(result)
+    if jobs <= 1:
+        results: Iterable[RunResult] = (run_seed(seed, strategy) for seed in seeds)
+        for result in results:
+            summary.add(result)
+            if progress is not None:
+                progress(result)
+        return summary
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for result in pool.imap(partial(run_seed, strategy=strategy), seeds, chunksize=4):
+            summary.add(result)
+            if progress is not None:
+                progress(result)
     return summary

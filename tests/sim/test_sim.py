@@ -3,6 +3,11 @@ no invariant beyond the holes known on today's code (each named with the issue t
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from p2pdurak.cli import main
 from p2pdurak.sim.invariants import CHALLENGE, ENDS, LEAK, PROPERTY, TRANSCRIPT
 from p2pdurak.sim.run import run_seed, run_seeds
 
@@ -41,3 +46,11 @@ def test_sim_breaks_nothing_beyond_what_is_known() -> None:
     assert summary.runs == 40
     unknown = [v for v in summary.violations if v["invariant"] not in KNOWN_TODAY.get(str(v["strategy"]), set())]
     assert unknown == []
+
+
+def test_sim_command_replays_a_seed_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--seed", "4", "--strategy", "honest", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["runs"] == 1
+    assert report["violations"] == []
+    assert report["strategies"] == {"honest": 1}
