@@ -41,7 +41,8 @@ class TableConfig:
 def random_config(dice: Dice, *, players: tuple[int, ...] = (2, 3, 3, 3, 4, 4, 5, 6),
                   cheating: bool | None = None) -> TableConfig:
     """A table drawn from `dice`: 2 to 6 seats (the 24-card deck up to 4), any variant, the bots' levels, each
-    seat's latency to the host (the host's own seat: loopback)."""
+    seat's latency to the host (the host's own seat: loopback); one table in four with the shuffle proofs (they cost
+    little on these decks; every verdict then requires them)."""
     count = dice.choice(players)
     deck = 24 if count <= 4 else 36
     transfer = dice.chance(0.3)
@@ -53,6 +54,7 @@ def random_config(dice: Dice, *, players: tuple[int, ...] = (2, 3, 3, 3, 4, 4, 5
         move_timeout=dice.choice((10.0, 20.0, 30.0)),
         levels=tuple(dice.choice(LEVELS) for _ in range(count)),
         latency=tuple(0.0002 if s == 0 else dice.choice((0.005, 0.03, 0.1, 0.25)) for s in range(count)),
+        shuffle_proofs=dice.chance(0.25),
     )
 
 

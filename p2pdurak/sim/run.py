@@ -66,7 +66,8 @@ def run_seed(seed: int, strategy: str | None = None) -> RunResult:
 def trace_of(table: SimTable) -> list[str]:
     """A short account of the run: the table, what the adversary did, how each party ended."""
     config = table.config
-    lines = [f"table: {config.options.describe()}, move time-out {config.move_timeout:.0f} s, adversary "
+    proofs = ", shuffle proofs" if config.shuffle_proofs else ""
+    lines = [f"table: {config.options.describe()}{proofs}, move time-out {config.move_timeout:.0f} s, adversary "
              f"{table.plan.name} controlling {sorted(table.plan.bad) or 'nothing'}"]
     lines += table.plan.notes[:20]
     host = table.host
