@@ -7,6 +7,7 @@ import { equal } from "../bytes";
 import { type Identity, SignatureError, verify } from "../crypto/identity";
 import { LocalError, PeerFault } from "../errors";
 import { DecodeError, EncodeError, HASH, type MessageOf, SIGNATURE, bin, decode, encode, message, uint } from "../wire";
+import type { ChainFollower } from "./chain";
 import { LogFault } from "./faults";
 import type { VerifiedGenesis } from "./genesis";
 import { MAX_ENTRY_SIZE, MAX_MOVE_SIZE, MAX_SEQ, REASON, SEAT } from "./messages";
@@ -161,5 +162,36 @@ export function makeAccusation(
   } catch (exc) {
     if (exc instanceof EncodeError) throw new LocalError(exc.reason, `accusation: ${exc.detail}`);
     throw exc;
+  }
+}
+
+/** R-PEER-50 (1) to (3), for every reason: a known reason, the host accused, the accuser's chain length. */
+export function checkAccused(accusation: CheckedAccusation, chain: ChainFollower): void {
+  const host = chain.genesis.host;
+  const bad = (message: string) => new LogFault("bad-accusation", message, accusation.accuser);
+  if (!(REASONS as readonly string[]).includes(accusation.reason)) {
+    throw bad(`reason ${accusation.reason}, only ${REASONS.join(", ")} are defined`);
+  }
+  if (accusation.accused !== host) throw bad(`seat ${accusation.accused} is accused, but seat ${host} is the host`);
+  if (accusation.chainLength !== chain.length) {
+    throw bad(`the accuser held ${accusation.chainLength} entries, the transcript has ${chain.length}`);
+  }
+}
+
+/** R-PEER-50 for censored-move: does the accusation make sense at the end of this chain? LogFault bad-accusation,
+ * the accuser at fault. */
+export function checkCensorship(accusation: CheckedAccusation, chain: ChainFollower, gameOver: boolean): void {
+  const host = chain.genesis.host;
+  const bad = (message: string) => new LogFault("bad-accusation", message, accusation.accuser);
+  checkAccused(accusation, chain);
+  const move = accusation.evidence;
+  if (accusation.reason !== CENSORED_MOVE || move === null) {
+    throw bad(`reason ${accusation.reason}: not a censored-move accusation`);
+  }
+  if (gameOver) throw bad("the game is over at the end of the chain: nothing was waiting to be appended");
+  if (move.author === host) throw bad("the evidence is the host's own move: not appending it censors nobody");
+  const last = chain.lastCounter(move.author);
+  if (move.counter <= last) {
+    throw bad(`seat ${move.author}'s move with counter ${move.counter} is not above its counter ${last} on the chain`);
   }
 }

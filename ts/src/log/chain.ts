@@ -120,6 +120,20 @@ export class ChainFollower {
     return entry;
   }
 
+  /** Append an entry that the sequencer of this same process built a moment ago (the host seat's own chain): it
+   * signed the entry itself and checked the author's signature, so those two are not checked again; every check of
+   * the chain itself is (seq, link, counter, seen). null: exactly an entry we hold already. */
+  acceptBuilt(entry: VerifiedEntry): VerifiedEntry | null {
+    const host = this.genesis.host;
+    if (this.heldAlready(entry.seq, entry.prev, entry.encoded)) return null;
+    const pending = this.checkAgainstChain(entry.move, host);
+    if (pending.seenLength !== entry.seenLength) {
+      throw new LogFault("unknown-seen", "the entry's move saw another entry on this chain", host);
+    }
+    this.append(entry);
+    return entry;
+  }
+
   /** A move whose author signature this peer checked already: an entry carrying exactly these bytes is not
    * checked a second time. The oldest such move makes room for a new one. */
   knowAuthentic(move: SignedMove): void {

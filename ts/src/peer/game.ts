@@ -1,0 +1,735 @@
+/**
+ * The peer protocol's state machine as a pure function: snapshot + verified entry -> snapshot + events (SPEC.md
+ * section 8), as p2pdurak/peer/game.py.
+ *
+ * Every peer (and the offline verifier) runs `advance` on every entry, its own included; the host runs it on every
+ * move before it appends it. Nothing here does I/O or keeps mutable state: a failed check throws and the old
+ * snapshot stays valid (R-PEER-11).
+ */
+
+import type { Card } from "../cards";
+import * as deckp from "../crypto/deck";
+import { type DeckParams, DeckTranscript, NotACard } from "../crypto/deck";
+import { type DeckMsg, decodeDeckMsg } from "../crypto/deck_messages";
+import { auditVerified } from "../crypto/audit";
+import { scalarFromBytes } from "../crypto/group";
+import type { SeatSecrets } from "../crypto/secrets_store";
+import { PeerFault } from "../errors";
+import type { SignedMove } from "../log/moves";
+import {
+  type Action,
+  DECLARING,
+  type GameResult,
+  OVER,
+  type Options,
+  RuleError,
+  type State,
+  apply,
+  contradictsDeclaration,
+  dealPositions,
+  forfeit,
+  learn,
+  legalActions,
+  newGame,
+  result,
+} from "../rules";
+import { DecodeError, decodeOneOf } from "../wire";
+import type { Event, Verdict } from "./events";
+import { BODY_TYPES, type Body, type GameOptionsMsg } from "./messages";
+
+export const SHUFFLE = "shuffle";
+export const LOCK = "lock";
+export const DEAL_ACK = "deal-ack";
+export const DEAL_KEYS = "deal-keys";
+export const PLAY = "play";
+export const DRAW_ACK = "draw-ack";
+export const DRAW_KEYS = "draw-keys";
+export const AUDIT = "audit";
+export const OVER_PHASE = "over";
+export type Phase =
+  | typeof SHUFFLE
+  | typeof LOCK
+  | typeof DEAL_ACK
+  | typeof DEAL_KEYS
+  | typeof PLAY
+  | typeof DRAW_ACK
+  | typeof DRAW_KEYS
+  | typeof AUDIT
+  | typeof OVER_PHASE;
+export const NO_CARD = -1;
+
+/** Abort reasons (R-PEER-37): a closed list; every other token is refused with `bad-abort-reason`. */
+export const SILENT_SEAT = "silent-seat";
+export const LEAVING = "leaving";
+export const NOT_A_CARD = "not-a-card";
+export const ABORT_REASONS: readonly string[] = [SILENT_SEAT, LEAVING, NOT_A_CARD];
+/** A not-a-card abort that a clean, complete audit refutes (R-PEER-39). */
+export const FALSE_CLAIM = "false-claim";
+/** A silence is proven only by this many signers: the host's word alone never suffices (R-PEER-38a). */
+export const MIN_ATTESTERS = 2;
+
+/** A move that breaks the peer protocol or the rules at this point of the game (the author is at fault). */
+export class MoveRefused extends PeerFault {}
+
+/** What never changes during a game: the genesis-derived parameters and, for a seat, its secrets. */
+export interface GameContext {
+  /** the genesis hash */
+  readonly game: Uint8Array;
+  readonly seats: number;
+  readonly host: number;
+  readonly options: Options;
+  readonly gameOptions: GameOptionsMsg;
+  readonly params: DeckParams;
+  /** null: an observer (the offline verifier) */
+  readonly viewer: number | null;
+  readonly secrets: SeatSecrets | null;
+}
+
+const size = (ctx: GameContext): number => ctx.options.deck;
+/** S = min(6N, D) (R-PEER-6). */
+export const startingPositions = (ctx: GameContext): number => Math.min(6 * ctx.seats, size(ctx));
+
+function previousResult(ctx: GameContext): GameResult | null {
+  const d = ctx.gameOptions.previous_durak;
+  if (d === null) return null;
+  return { durak: d, losingTeam: null, draw: false, pogony: 0, outOrder: [], forfeit: null, forfeitReason: "" };
+}
+
+/** Why the game is (about to be) over, before the audit has run. */
+export interface Ending {
+  /** "result": played to the end (or a forfeit at an opening); "abort" */
+  readonly kind: "result" | "abort";
+  readonly accused: number | null;
+  readonly reason: string;
+  readonly by: number | null;
+}
+
+const RESULT_ENDING: Ending = { kind: "result", accused: null, reason: "", by: null };
+
+/** A `silent-seat` abort (R-PEER-38a): the seat named, the entry that named it, and every seat that has signed it
+ * since. It proves the silence only once every other seat, and at least MIN_ATTESTERS, signed it; any other entry
+ * before that answers it (the game went on) and it proves nothing. */
+export interface Claim {
+  readonly accused: number;
+  readonly seq: number;
+  /** the seat that named it first */
+  readonly by: number;
+  /** bit mask of the seats that signed an Abort(accused, silent-seat) */
+  readonly signers: number;
+  /** the seq of the entry that answered it; -1: not answered */
+  readonly answered: number;
+}
+
+export const signedBy = (claim: Claim, seat: number): boolean => ((claim.signers >> seat) & 1) === 1;
+export const alive = (claim: Claim): boolean => claim.answered < 0;
+
+export interface Snapshot {
+  readonly phase: Phase;
+  readonly deck: DeckTranscript;
+  readonly rules: State | null;
+  /** per position: the seat it was dealt or drawn to, -1 while in the stock (empty before the deal) */
+  readonly owner: readonly number[];
+  /** per position: the card, once opened to everyone; NO_CARD before (empty before the deal) */
+  readonly opened: readonly number[];
+  /** seq of the entry every seat acks before the next keys are published */
+  readonly barrier: number;
+  /** seats (bit mask) that acked `barrier` */
+  readonly acks: number;
+  /** [position, seat] being dealt in the current key phase */
+  readonly dealing: readonly (readonly [number, number])[];
+  /** seats whose keys for the current key phase are in */
+  readonly keysDone: number;
+  /** seats whose audit is in */
+  readonly audited: number;
+  readonly ending: Ending | null;
+  readonly final: GameResult | null;
+  /** the fault the audit found, if any */
+  readonly finalFault: PeerFault | null;
+  /** [card, seq of the entry that put it on the table] in this bout */
+  readonly playedAt: readonly (readonly [number, number])[];
+  /** one of the viewer's own positions opened to no card: it must abort (R-PEER-27) */
+  readonly brokenCard: boolean;
+  /** silent-seat claims, in log order */
+  readonly claims: readonly Claim[];
+}
+
+type Step = [Snapshot, Event[]];
+
+export function start(ctx: GameContext): Snapshot {
+  return {
+    phase: SHUFFLE,
+    deck: DeckTranscript.start(ctx.params),
+    rules: null,
+    owner: [],
+    opened: [],
+    barrier: -1,
+    acks: 0,
+    dealing: [],
+    keysDone: 0,
+    audited: 0,
+    ending: null,
+    final: null,
+    finalFault: null,
+    playedAt: [],
+    brokenCard: false,
+    claims: [],
+  };
+}
+
+const refuse = (reason: string, message: string, seat: number): MoveRefused => new MoveRefused(reason, message, seat);
+
+/** The move's body, decoded strictly as one of the eleven bodies (R-PEER-8); the author is at fault otherwise. */
+export function parseBody(move: SignedMove): Body {
+  try {
+    return decodeOneOf(move.body, BODY_TYPES, move.author);
+  } catch (exc) {
+    if (exc instanceof DecodeError) throw new MoveRefused(exc.reason, `body: ${exc.detail}`, move.author);
+    throw exc;
+  }
+}
+
+function deckMsg(ctx: GameContext, data: Uint8Array, author: number): DeckMsg {
+  return decodeDeckMsg(data, author, size(ctx));
+}
+
+const everyone = (ctx: GameContext): number => (1 << ctx.seats) - 1;
+const seatsOf = (ctx: GameContext, pick: (seat: number) => boolean): number[] =>
+  Array.from({ length: ctx.seats }, (_, s) => s).filter(pick);
+const hasBit = (mask: number, seat: number): boolean => ((mask >> seat) & 1) === 1;
+const popcount = (mask: number): number => {
+  let n = 0;
+  for (let m = mask; m; m &= m - 1) n++;
+  return n;
+};
+
+/** Positions whose key `seat` must publish in the current key phase, ascending (R-PEER-19). */
+export function dueKeys(ctx: GameContext, snap: Snapshot, seat: number): number[] {
+  const trump = size(ctx) - 1;
+  const due = new Set<number>();
+  for (const [p, holder] of snap.dealing) if (holder !== seat && p !== trump) due.add(p);
+  if (snap.phase === DEAL_KEYS) due.add(trump);
+  return [...due].filter((p) => snap.deck.key(seat, p) === null).sort((a, b) => a - b);
+}
+
+/** Seats whose move the game waits for now (R-PEER-47; the network layer times them out). In `play`: the seat to
+ * declare, the opener of an empty table, else every seat still in that has a legal action and has not passed since
+ * the last change of the table (the bout cannot end without it). */
+export function waitingOn(ctx: GameContext, snap: Snapshot): number[] {
+  const rules = snap.rules;
+  if (snap.phase === PLAY && rules !== null) {
+    if (rules.phase === DECLARING) return [rules.turn];
+    if (rules.attacks.length === 0) return [rules.opener];
+    return seatsOf(
+      ctx,
+      (s) => hasBit(rules.inGame, s) && !hasBit(rules.passed, s) && legalActions(rules, s).length > 0,
+    );
+  }
+  if (snap.phase === SHUFFLE || snap.phase === LOCK) {
+    const next = snap.deck.nextSeat;
+    return next === null ? [] : [next];
+  }
+  if (snap.phase === DEAL_ACK || snap.phase === DRAW_ACK) return seatsOf(ctx, (s) => !hasBit(snap.acks, s));
+  if (snap.phase === DEAL_KEYS || snap.phase === DRAW_KEYS) return seatsOf(ctx, (s) => !hasBit(snap.keysDone, s));
+  if (snap.phase === AUDIT) return auditNeeded(ctx, snap).filter((s) => !hasBit(snap.audited, s));
+  return [];
+}
+
+/** Seats that owe an audit: every seat that shuffled, but a seat that left (its own signed forfeit) and a seat
+ * whose silence is attested (R-PEER-38). */
+export function auditNeeded(ctx: GameContext, snap: Snapshot): number[] {
+  const excused = new Set(snap.claims.filter((c) => attested(ctx, c)).map((c) => c.accused));
+  const ending = snap.ending;
+  if (ending !== null && ending.kind === "abort" && ending.reason === LEAVING && ending.accused !== null) {
+    excused.add(ending.accused);
+  }
+  return seatsOf(ctx, (s) => s < snap.deck.shuffles.length && !excused.has(s));
+}
+
+/** Every seat but the accused signed the claim, and at least MIN_ATTESTERS did (R-PEER-38a). */
+export function attested(ctx: GameContext, claim: Claim): boolean {
+  const others = everyone(ctx) & ~(1 << claim.accused);
+  return claim.signers === others && popcount(others) >= MIN_ATTESTERS;
+}
+
+/** Every seat but the accused may sign a claim once, while it is neither answered nor attested. */
+export function maySign(ctx: GameContext, claim: Claim, seat: number): boolean {
+  return alive(claim) && seat !== claim.accused && !signedBy(claim, seat) && !attested(ctx, claim);
+}
+
+/** The claim on `seat` that is not answered, if any (an attested claim stays live: it is final). */
+export function liveClaim(snap: Snapshot, seat: number): Claim | null {
+  return snap.claims.find((c) => c.accused === seat && alive(c)) ?? null;
+}
+
+/** An entry that is not a silent-seat abort answers every claim not attested yet: the game went on. */
+function answerClaims(ctx: GameContext, snap: Snapshot, seq: number): Snapshot {
+  const open = (c: Claim) => alive(c) && !attested(ctx, c);
+  if (!snap.claims.some(open)) return snap;
+  return { ...snap, claims: snap.claims.map((c) => (open(c) ? { ...c, answered: seq } : c)) };
+}
+
+/** The seats a new silent-seat claim may name (R-PEER-37 step 5): public information only, so every peer and the
+ * verifier agree. */
+export function silenceCandidates(ctx: GameContext, snap: Snapshot): number[] {
+  const rules = snap.rules;
+  if (snap.phase === PLAY && rules !== null) return blockingSeats(rules);
+  if (snap.phase === OVER_PHASE) return [];
+  return waitingOn(ctx, snap);
+}
+
+/** In play (R-GAME-8): the seat to declare, the opener of an empty table, a defender facing an unbeaten card, else
+ * every attacker (in the cheating variant every seat) still in the game, holding cards, that has not passed. */
+export function blockingSeats(st: State): number[] {
+  if (st.phase === OVER) return [];
+  if (st.phase === DECLARING) return [st.turn];
+  if (st.attacks.length === 0) return [st.opener];
+  if (!st.taken && st.beats.includes(-1)) return [st.defender];
+  const seats = Array.from({ length: st.n }, (_, s) => s);
+  if (st.options.cheating) {
+    const waiting = st.inGame & ~st.passed;
+    return seats.filter((s) => hasBit(waiting, s));
+  }
+  const waiting = st.inGame & ~(st.teamMask[st.defender] as number) & ~st.passed;
+  return seats.filter((s) => hasBit(waiting, s) && ((st.hands[s] as bigint) !== 0n || (st.unknown[s] as number) > 0));
+}
+
+/** Apply the move of entry `seq` (R-PEER-10). `seenVersion`: the rules table version at the entry its author had
+ * seen (R-PEER-32). `body`: parseBody(move), if the caller has it already. */
+export function advance(
+  ctx: GameContext,
+  snap: Snapshot,
+  move: SignedMove,
+  seq: number,
+  seenVersion: number | null,
+  body: Body | null = null,
+): Step {
+  const author = move.author;
+  const parsed = body ?? parseBody(move);
+  if (snap.phase === OVER_PHASE) throw refuse("game-over", "the game is over", author);
+  if (parsed.type === "AbortBody" && parsed.reason === SILENT_SEAT) return abort(ctx, snap, parsed, author, seq);
+  const [next, events] = step(ctx, snap, parsed, author, seq, seenVersion);
+  return [answerClaims(ctx, next, seq), events];
+}
+
+function step(ctx: GameContext, snap: Snapshot, body: Body, author: number, seq: number, seen: number | null): Step {
+  if (body.type === "AbortBody") return abort(ctx, snap, body, author, seq);
+  switch (snap.phase) {
+    case SHUFFLE:
+    case LOCK:
+      return setupStep(ctx, snap, body, author, seq);
+    case DEAL_ACK:
+    case DRAW_ACK:
+      return ack(ctx, snap, body, author);
+    case DEAL_KEYS:
+    case DRAW_KEYS:
+      return keys(ctx, snap, body, author);
+    case PLAY:
+      return play(ctx, snap, body, author, seq, seen);
+    default:
+      return auditStep(ctx, snap, body, author);
+  }
+}
+
+// -- shuffle and lock (8.5) ----------------------------------------------------------------------------------------
+
+function setupStep(ctx: GameContext, snap: Snapshot, body: Body, author: number, seq: number): Step {
+  if (body.type !== "DeckStep") throw refuse("out-of-phase", `only ${snap.phase} steps now`, author);
+  const msg = deckMsg(ctx, body.data, author);
+  if (msg.kind !== (snap.phase === SHUFFLE ? "shuffle" : "lock")) {
+    throw refuse("out-of-phase", `only ${snap.phase} steps now`, author);
+  }
+  const deck = deckp.apply(snap.deck, msg);
+  if (deck.phase === "lock" && snap.phase === SHUFFLE) return [{ ...snap, phase: LOCK, deck }, [phaseEvent(LOCK)]];
+  if (deck.phase === "play") {
+    const dealing = dealPositions(ctx.options).filter(([p]) => p < size(ctx));
+    const owner = new Array<number>(size(ctx)).fill(-1);
+    for (const [p, s] of dealing) owner[p] = s;
+    const next: Snapshot = {
+      ...snap,
+      phase: DEAL_ACK,
+      deck,
+      barrier: seq,
+      acks: 0,
+      dealing,
+      owner,
+      opened: new Array<number>(size(ctx)).fill(NO_CARD),
+    };
+    return [next, [phaseEvent(DEAL_ACK)]];
+  }
+  return [{ ...snap, deck }, []];
+}
+
+const phaseEvent = (phase: Phase): Event => ({ kind: "phase", phase });
+
+// -- the ack barrier (8.6) -----------------------------------------------------------------------------------------
+
+function ack(ctx: GameContext, snap: Snapshot, body: Body, author: number): Step {
+  if (body.type !== "Ack") throw refuse("out-of-phase", "every seat acks before the keys are published", author);
+  if (body.seq !== snap.barrier) throw refuse("wrong-ack", `ack of entry ${body.seq}, expected ${snap.barrier}`, author);
+  if (hasBit(snap.acks, author)) throw refuse("repeated-ack", "this seat has acked already", author);
+  const acks = snap.acks | (1 << author);
+  if (acks !== everyone(ctx)) return [{ ...snap, acks }, []];
+  const phase = snap.phase === DEAL_ACK ? DEAL_KEYS : DRAW_KEYS;
+  let next: Snapshot = { ...snap, phase, acks, keysDone: 0 };
+  let done = 0;
+  for (let s = 0; s < ctx.seats; s++) if (dueKeys(ctx, next, s).length === 0) done |= 1 << s;
+  next = { ...next, keysDone: done };
+  if (done === everyone(ctx)) return keysComplete(ctx, next);
+  return [next, [phaseEvent(phase)]];
+}
+
+// -- deal and draw keys (8.7) --------------------------------------------------------------------------------------
+
+function keys(ctx: GameContext, snap: Snapshot, body: Body, author: number): Step {
+  if (body.type !== "DeckStep") throw refuse("out-of-phase", "keys for the deal are due", author);
+  const msg = deckMsg(ctx, body.data, author);
+  if (msg.kind !== "reveal") throw refuse("out-of-phase", "keys for the deal are due", author);
+  if (hasBit(snap.keysDone, author)) throw refuse("repeated-reveal", "this seat's keys are in already", author);
+  const due = dueKeys(ctx, snap, author);
+  const given = msg.keys.map(([p]) => p);
+  if (given.length !== due.length || given.some((p, i) => p !== due[i])) {
+    throw refuse("wrong-positions", `keys for positions [${due.join(", ")}] are due`, author);
+  }
+  const deck = deckp.apply(snap.deck, msg);
+  const next: Snapshot = { ...snap, deck, keysDone: snap.keysDone | (1 << author) };
+  if (next.keysDone !== everyone(ctx)) return [next, []];
+  return keysComplete(ctx, next);
+}
+
+/** Every key of the deal or draw is in: the viewer reads its new cards; the first deal starts the game
+ * (R-PEER-21). A trump that opens to no card throws NotACard: the entry is refused. */
+function keysComplete(ctx: GameContext, snap: Snapshot): Step {
+  const sec = ctx.secrets;
+  const mine = snap.dealing.filter(([, s]) => ctx.viewer !== null && s === ctx.viewer).map(([p]) => p);
+  let broken = snap.brokenCard;
+  const learnMine = (state: State, skipOpen: boolean): State => {
+    if (sec === null) return state;
+    for (const p of mine) {
+      if (skipOpen && snap.opened[p] !== NO_CARD) continue;
+      try {
+        state = learn(state, sec.seat, deckp.holderCard(snap.deck, sec, p));
+      } catch (exc) {
+        if (!(exc instanceof NotACard)) throw exc;
+        broken = true;
+      }
+    }
+    return state;
+  };
+  if (snap.phase === DEAL_KEYS) {
+    const trumpPos = size(ctx) - 1;
+    const trump = deckp.openCard(snap.deck, trumpPos);
+    const cards = new Array<number | null>(size(ctx)).fill(null);
+    cards[trumpPos] = trump;
+    // The view of R-RULES-34: only the trump is a known position; the seat learns its own cards into its hand.
+    const rules = learnMine(newGame(ctx.options, cards, ctx.viewer, previousResult(ctx)), false);
+    const opened = [...snap.opened];
+    opened[trumpPos] = trump;
+    return [{ ...snap, phase: PLAY, rules, opened, dealing: [], brokenCard: broken }, [phaseEvent(PLAY)]];
+  }
+  const rules = learnMine(snap.rules as State, true);
+  return [{ ...snap, phase: PLAY, rules, dealing: [], brokenCard: broken }, [phaseEvent(PLAY)]];
+}
+
+// -- the play (8.8 to 8.11) ----------------------------------------------------------------------------------------
+
+interface CardAt {
+  readonly card: Card;
+  readonly deck: DeckTranscript;
+  readonly opened: boolean;
+}
+
+/** The card the author puts down from `position`, opening it with `key` if it is not open yet (R-PEER-23). */
+function cardAt(
+  ctx: GameContext,
+  snap: Snapshot,
+  author: number,
+  position: number,
+  key: Uint8Array | null,
+  deck: DeckTranscript,
+): CardAt {
+  if (position < 0 || position >= size(ctx)) throw refuse("bad-position", `no position ${position}`, author);
+  const known = snap.opened[position] as number;
+  if (known !== NO_CARD) {
+    if (key !== null) throw refuse("repeated-reveal", `position ${position} is open already`, author);
+    return { card: known, deck, opened: false };
+  }
+  if (snap.owner[position] !== author) {
+    throw refuse("not-your-card", `position ${position} was not dealt to seat ${author}`, author);
+  }
+  if (key === null) throw refuse("missing-key", `position ${position} needs its key to be opened`, author);
+  const k = scalarFromBytes(key, author);
+  const after = deckp.apply(deck, { kind: "reveal", seat: author, keys: [[position, k]] });
+  return { card: deckp.openCard(after, position), deck: after, opened: true };
+}
+
+interface ActionOf {
+  readonly action: Action;
+  readonly deck: DeckTranscript;
+  /** [position, card] opened by this move */
+  readonly opened: readonly (readonly [number, Card])[];
+}
+
+/** The rules action a body stands for, the deck after any key it publishes, and the positions it opened. */
+function actionOf(ctx: GameContext, snap: Snapshot, body: Body, author: number): ActionOf {
+  const deck = snap.deck;
+  const seat = author;
+  switch (body.type) {
+    case "DeclareBody": {
+      if (body.position === null) {
+        if (body.key !== null) throw refuse("bad-field", "a key without a position", author);
+        return { action: { kind: "declare", seat, card: null }, deck, opened: [] };
+      }
+      if (body.position >= startingPositions(ctx)) {
+        throw refuse("not-starting-hand", "a declaration shows a card of the starting hand", author);
+      }
+      const at = cardAt(ctx, snap, author, body.position, body.key, deck);
+      if (snap.owner[body.position] !== author) {
+        throw refuse("not-your-card", "a declaration shows the declarer's own card", author);
+      }
+      const opened = at.opened ? [[body.position, at.card] as const] : [];
+      return { action: { kind: "declare", seat, card: at.card }, deck: at.deck, opened };
+    }
+    case "PlayBody":
+    case "TransferBody":
+    case "ShowTrumpBody":
+    case "BeatBody": {
+      const at = cardAt(ctx, snap, author, body.position, body.key, deck);
+      const opened = at.opened ? [[body.position, at.card] as const] : [];
+      const card = at.card;
+      let action: Action;
+      if (body.type === "PlayBody") action = { kind: "play", seat, card };
+      else if (body.type === "TransferBody") action = { kind: "transfer", seat, card };
+      else if (body.type === "ShowTrumpBody") action = { kind: "show", seat, card };
+      else action = { kind: "beat", seat, attackIndex: body.attack_index, card };
+      return { action, deck: at.deck, opened };
+    }
+    case "TakeBody":
+      return { action: { kind: "take", seat }, deck, opened: [] };
+    case "PassBody":
+      return { action: { kind: "pass", seat }, deck, opened: [] };
+    case "ChallengeBody": {
+      const card = body.position < size(ctx) ? (snap.opened[body.position] as number) : NO_CARD;
+      if (card === NO_CARD) throw refuse("not-on-table", "a challenge names a card on the table", author);
+      return { action: { kind: "challenge", seat, card }, deck, opened: [] };
+    }
+    default:
+      throw refuse("out-of-phase", "a game move is due", author);
+  }
+}
+
+function play(ctx: GameContext, snap: Snapshot, body: Body, author: number, seq: number, seen: number | null): Step {
+  const rules = snap.rules as State;
+  const { action, deck, opened: newly } = actionOf(ctx, snap, body, author);
+  let after: State;
+  try {
+    after = apply(rules, action, seen);
+  } catch (exc) {
+    if (exc instanceof RuleError) throw refuse(exc.reason, exc.detail, author);
+    throw exc;
+  }
+  const events: Event[] = [{ kind: "action", seq, action }];
+  const opened = [...snap.opened];
+  for (const [p, c] of newly) opened[p] = c;
+  let playedAt = snap.playedAt;
+  if (action.kind === "play" || action.kind === "beat" || action.kind === "transfer") {
+    playedAt = [...playedAt.filter(([c]) => c !== action.card), [action.card, seq] as const];
+  }
+  if (action.kind === "challenge") events.push(verdict(rules, action, seq, playedAt));
+  let next: Snapshot = { ...snap, rules: after, deck, opened, playedAt };
+  // A card opened from a starting hand is checked against its holder's declaration at once (R-PEER-31).
+  for (const [p, c] of newly) {
+    if (
+      p < startingPositions(ctx) &&
+      snap.owner[p] === author &&
+      after.phase !== OVER &&
+      action.kind !== "declare" &&
+      contradictsDeclaration(after, author, c)
+    ) {
+      const final = forfeit(after, author, "false-declaration");
+      return [toAudit({ ...next, rules: final }, RESULT_ENDING), events];
+    }
+  }
+  if (after.phase === OVER) return [toAudit(next, RESULT_ENDING), events];
+  if (after.bout !== rules.bout) {
+    next = { ...next, playedAt: [] };
+    const draws = after.draws;
+    if (draws.length > 0) {
+      const owner = [...next.owner];
+      for (const [p, s] of draws) owner[p] = s;
+      next = { ...next, phase: DRAW_ACK, owner, dealing: draws, barrier: seq, acks: 0 };
+      events.push(phaseEvent(DRAW_ACK));
+    }
+  }
+  return [next, events];
+}
+
+/** R-PEER-35: the verdict of an accepted challenge, from the state before it. */
+function verdict(
+  before: State,
+  action: Extract<Action, { kind: "challenge" }>,
+  seq: number,
+  playedAt: readonly (readonly [number, number])[],
+): Verdict {
+  const caught = ((before.cheats >> BigInt(action.card)) & 1n) === 1n;
+  const playEntry = playedAt.find(([c]) => c === action.card)?.[1] ?? -1;
+  let author = -1;
+  for (const [card, who] of before.plays) if (card === action.card) author = who;
+  return {
+    kind: "verdict",
+    challenger: action.seat,
+    card: action.card,
+    author,
+    caught,
+    playEntry,
+    challengeEntry: seq,
+  };
+}
+
+// -- aborts, the audit and the result (8.12) -----------------------------------------------------------------------
+
+function toAudit(snap: Snapshot, ending: Ending): Snapshot {
+  return { ...snap, phase: AUDIT, ending, dealing: [] };
+}
+
+type AbortMsg = Extract<Body, { type: "AbortBody" }>;
+
+/** R-PEER-37: the checks in their order, then the claim or the ending the abort makes. */
+function abort(ctx: GameContext, snap: Snapshot, body: AbortMsg, author: number, length: number): Step {
+  const { accused, reason } = body;
+  if (accused !== null && accused >= ctx.seats) throw refuse("bad-seat", `no seat ${accused}`, author);
+  if (!ABORT_REASONS.includes(reason)) {
+    throw refuse("bad-abort-reason", `abort reason ${reason} is not one of ${ABORT_REASONS.join(", ")}`, author);
+  }
+  if (body.waited_entries > length) throw refuse("bad-field", "waited_entries is beyond the chain", author);
+  if (reason === SILENT_SEAT) return claim(ctx, snap, accused, author, length);
+  if (snap.phase === AUDIT) {
+    throw refuse("game-over", "the game is already ending: only silent-seat claims and audits now", author);
+  }
+  let ending: Ending;
+  if (reason === LEAVING) {
+    if (accused !== author) throw refuse("not-self", "a seat that leaves names itself: it forfeits", author);
+    ending = { kind: "abort", accused: author, reason: LEAVING, by: author };
+  } else {
+    if (accused !== null) throw refuse("bad-field", "not-a-card accuses nobody: the audit names the seat", author);
+    if (snap.rules === null) throw refuse("out-of-phase", "not-a-card before any card was dealt", author);
+    ending = { kind: "abort", accused: null, reason: NOT_A_CARD, by: author };
+  }
+  return afterAbort(ctx, toAudit(snap, ending));
+}
+
+/** A new claim, or a signature of the live one (R-PEER-38a). The game goes on; only an attested claim ends it (or,
+ * in the audit, excuses the silent seat's audit). */
+function claim(ctx: GameContext, snap: Snapshot, accused: number | null, author: number, length: number): Step {
+  if (accused === null || accused === author) throw refuse("bad-field", "silent-seat names another seat", author);
+  const existing = liveClaim(snap, accused);
+  if (existing !== null) {
+    if (!maySign(ctx, existing, author)) {
+      throw refuse("repeated-claim", `this seat has named seat ${accused} silent already`, author);
+    }
+    const signed: Claim = { ...existing, signers: existing.signers | (1 << author) };
+    const next: Snapshot = { ...snap, claims: snap.claims.map((c) => (c === existing ? signed : c)) };
+    if (!attested(ctx, signed)) return [next, []];
+    if (next.phase !== AUDIT) {
+      return afterAbort(ctx, toAudit(next, { kind: "abort", accused, reason: SILENT_SEAT, by: signed.by }));
+    }
+    return afterAbort(ctx, next);
+  }
+  if (!silenceCandidates(ctx, snap).includes(accused)) {
+    throw refuse("not-waited-on", `the game does not wait on seat ${accused}`, author);
+  }
+  const made: Claim = { accused, seq: length, by: author, signers: 1 << author, answered: -1 };
+  return [{ ...snap, claims: [...snap.claims, made] }, []];
+}
+
+function afterAbort(ctx: GameContext, next: Snapshot): Step {
+  if (auditNeeded(ctx, next).some((s) => !hasBit(next.audited, s))) return [next, [phaseEvent(AUDIT)]];
+  return finish(ctx, next);
+}
+
+function auditStep(ctx: GameContext, snap: Snapshot, body: Body, author: number): Step {
+  if (body.type !== "DeckStep") throw refuse("out-of-phase", "the audit is due", author);
+  const msg = deckMsg(ctx, body.data, author);
+  if (msg.kind !== "audit") throw refuse("out-of-phase", "the audit is due", author);
+  const deck = deckp.apply(snap.deck, msg);
+  const next: Snapshot = { ...snap, deck, audited: snap.audited | (1 << author) };
+  if (auditNeeded(ctx, next).some((s) => !hasBit(next.audited, s))) return [next, []];
+  return finish(ctx, next);
+}
+
+/** Each seat's starting hand: the cards of its starting positions (R-RULES-3), where known. */
+export function startingHands(ctx: GameContext, cards: readonly (Card | null)[]): Card[][] {
+  const hands: Card[][] = Array.from({ length: ctx.seats }, () => []);
+  for (const [p, s] of dealPositions(ctx.options)) {
+    const c = cards[p];
+    if (c !== undefined && c !== null) hands[s]?.push(c);
+  }
+  return hands;
+}
+
+/** Did `seat`'s starting hand hold a trump it said "none that low" to (R-PEER-39)? A seat that made no declaration
+ * (R-RULES-9) said nothing and is never at fault here. */
+function declarationFalse(rules: State, seat: number, hand: readonly Card[]): boolean {
+  return hand.some((c) => contradictsDeclaration(rules, seat, c));
+}
+
+/** Every audit that can come is in: re-check the deck and the declarations; the seat at fault loses, else a seat
+ * that left, else a seat whose silence is attested; an unproven claim makes nobody lose (R-PEER-39). */
+function finish(ctx: GameContext, snap: Snapshot): Step {
+  const ending = snap.ending as Ending;
+  let fault: PeerFault | null = null;
+  let rules = snap.rules;
+  const complete = snap.audited === everyone(ctx) && snap.deck.shuffles.length === ctx.seats;
+  if (complete) {
+    // only messages this peer verified (R-MP-20a); the cards opened in play are read already
+    const opened = new Map<number, Card>();
+    snap.opened.forEach((c, p) => c !== NO_CARD && opened.set(p, c));
+    const report = auditVerified(snap.deck, opened);
+    fault = report.fault;
+    if (fault === null && rules !== null && report.cards.length > 0) {
+      const hands = startingHands(ctx, report.cards);
+      const liar = hands.findIndex((hand, seat) => declarationFalse(rules as State, seat, hand));
+      if (liar >= 0) fault = new MoveRefused("false-declaration", `seat ${liar} declared falsely`, liar);
+    }
+    if (fault === null && ending.kind === "abort" && ending.reason === NOT_A_CARD && ending.by !== null) {
+      fault = new MoveRefused(
+        FALSE_CLAIM,
+        `seat ${ending.by} said a card of its opened to no card, but the audit opens every position to a card`,
+        ending.by,
+      );
+    }
+  }
+  let loser: number | null = fault?.seat ?? null;
+  let reason = fault?.reason ?? "";
+  if (loser === null) {
+    // the first proven loss stands: a seat that left cannot pass its loss on by a later claim
+    const proven = snap.claims.find((c) => attested(ctx, c)) ?? null;
+    if (ending.kind === "abort" && ending.reason === LEAVING) {
+      loser = ending.accused;
+      reason = LEAVING;
+    } else if (proven !== null) {
+      loser = proven.accused;
+      reason = SILENT_SEAT;
+    }
+  }
+  let final: GameResult | null = null;
+  if (rules !== null && loser !== null) {
+    if (rules.forfeit < 0) rules = forfeit(rules, loser, reason);
+    final = result(rules);
+  } else if (rules !== null && rules.phase === OVER) {
+    final = result(rules);
+  }
+  if (final === null) {
+    // aborted before the deal, or nobody proven at fault
+    final = {
+      durak: loser,
+      losingTeam: null,
+      draw: false,
+      pogony: 0,
+      outOrder: [],
+      forfeit: loser,
+      forfeitReason: reason || "aborted",
+    };
+  }
+  const next: Snapshot = { ...snap, phase: OVER_PHASE, rules, final, finalFault: fault };
+  return [next, [{ kind: "ended", result: final, how: ending.kind, fault }]];
+}

@@ -1,0 +1,376 @@
+/**
+ * Offline verification of a transcript (SPEC.md 8.14, `p2pdurak verify`), as p2pdurak/peer/verify.py: replay it as
+ * an observer with no secrets, running exactly the checks every seat ran during the game (signatures, chain,
+ * counters, every rule, every key, every proof, and the audit at the end). A transcript that ends with an accusation
+ * is reported as that accusation, not as a proof (R-PEER-50..53).
+ */
+
+import { PeerFault } from "../errors";
+import {
+  CENSORED_MOVE,
+  type CheckedAccusation,
+  FALSE_REJECT,
+  SILENT_HOST,
+  checkAccusation,
+  checkCensorship,
+} from "../log/accusation";
+import { type Transcript, readTranscript } from "../log/dlog";
+import { type VerifiedGenesis, verifyGenesis } from "../log/genesis";
+import { type GameResult, RuleError } from "../rules";
+import type { Verdict } from "./events";
+import * as game from "./game";
+import { Peer } from "./peer";
+import { checkFalseReject, checkSilentHost, judgeRecord } from "./rejects";
+
+/** An authentic accusation as `verify` shows it (R-PEER-49): who accuses whom, why, and which move it held. */
+export interface ReportedAccusation {
+  readonly accuser: number;
+  readonly accused: number;
+  readonly reason: string;
+  /** the author of the move that was never appended, or falsely rejected (null: silent-host) */
+  readonly author: number | null;
+  readonly counter: number | null;
+  /** would the host have had to append it (at the end of the chain; for a false-reject at the Reject's length)?
+   * null: silent-host, or a false-reject not checked that far */
+  readonly validAtHead: boolean | null;
+  /** the record proves the host at fault, not only claims it */
+  readonly proven: boolean;
+}
+
+/** A silent-seat claim on the chain (R-PEER-38a): proven only when `attested`. */
+export interface ReportedClaim {
+  readonly accused: number;
+  readonly by: number;
+  /** the seq of the entry that made it */
+  readonly entry: number;
+  readonly signers: readonly number[];
+  readonly attested: boolean;
+  /** the seq of the entry that answered it (the game went on), or null */
+  readonly answered: number | null;
+}
+
+export interface VerifyReport {
+  readonly valid: boolean;
+  readonly reason: string | null;
+  /** index of the entry at fault (null: the genesis or the file as a whole) */
+  readonly entry: number | null;
+  /** the seat at fault; null if nobody in particular */
+  readonly seat: number | null;
+  readonly message: string;
+  readonly entries: number;
+  readonly result: GameResult | null;
+  /** "result" or "abort" */
+  readonly how: string | null;
+  readonly verdicts: readonly Verdict[];
+  readonly names: readonly string[];
+  readonly accusation: ReportedAccusation | null;
+  readonly claims: readonly ReportedClaim[];
+}
+
+/** The JSON object `verify --json` prints (R-PEER-49), for a readable file. */
+export function reportJson(report: VerifyReport): Record<string, unknown> {
+  const acc = report.accusation;
+  return {
+    valid: report.valid,
+    reason: report.reason,
+    entry: report.entry,
+    seat: report.seat,
+    message: report.message,
+    entries: report.entries,
+    how: report.how,
+    result: resultJson(report.result),
+    verdicts: report.verdicts.map(verdictJson),
+    players: [...report.names],
+    accusation:
+      acc === null
+        ? null
+        : {
+            accuser: acc.accuser,
+            accused: acc.accused,
+            reason: acc.reason,
+            author: acc.author,
+            counter: acc.counter,
+            valid_at_head: acc.validAtHead,
+            proven: acc.proven,
+          },
+    claims: report.claims.map((c) => ({
+      accused: c.accused,
+      by: c.by,
+      entry: c.entry,
+      signers: [...c.signers],
+      attested: c.attested,
+      answered: c.answered,
+    })),
+  };
+}
+
+/** A game result as `verify --json` prints it (R-PEER-49). */
+export function resultJson(res: GameResult | null): Record<string, unknown> | null {
+  if (res === null) return null;
+  return {
+    durak: res.durak,
+    losing_team: res.losingTeam === null ? null : [...res.losingTeam],
+    draw: res.draw,
+    pogony: res.pogony,
+    forfeit: res.forfeit,
+    forfeit_reason: res.forfeitReason || null,
+    out_order: res.outOrder.map((g) => [...g]),
+  };
+}
+
+export function verdictJson(v: Verdict): Record<string, unknown> {
+  return {
+    challenger: v.challenger,
+    author: v.author,
+    card: v.card,
+    caught: v.caught,
+    play_entry: v.playEntry,
+    challenge_entry: v.challengeEntry,
+  };
+}
+
+interface Base {
+  readonly entries: number;
+  readonly verdicts: readonly Verdict[];
+  readonly names: readonly string[];
+}
+
+function invalid(
+  base: Base,
+  reason: string,
+  entry: number | null,
+  seat: number | null,
+  message: string,
+  extra: Partial<VerifyReport> = {},
+): VerifyReport {
+  return {
+    valid: false,
+    reason,
+    entry,
+    seat,
+    message,
+    entries: base.entries,
+    result: null,
+    how: null,
+    verdicts: base.verdicts,
+    names: base.names,
+    accusation: null,
+    claims: [],
+    ...extra,
+  };
+}
+
+/** The verdict of a transcript file's bytes. Throws TranscriptError (a LocalError, exit code 2) if the bytes are not
+ * a transcript file at all (R-PEER-46). */
+export function verifyTranscriptBytes(data: Uint8Array): VerifyReport {
+  const transcript = readTranscript(data);
+  const total = transcript.entries.length;
+  let genesis: VerifiedGenesis;
+  try {
+    genesis = verifyGenesis(transcript.genesis);
+  } catch (exc) {
+    if (!(exc instanceof PeerFault)) throw exc;
+    return invalid({ entries: total, verdicts: [], names: [] }, exc.reason, null, exc.seat, exc.detail);
+  }
+  // Every seat signed the roster, so its names are reported whatever its options hold (R-PEER-48 `players`).
+  const names = Array.from({ length: genesis.seats }, (_, s) => genesis.name(s));
+  let observer: Peer;
+  try {
+    observer = new Peer(genesis);
+  } catch (exc) {
+    if (!(exc instanceof PeerFault)) throw exc;
+    return invalid({ entries: total, verdicts: [], names }, exc.reason, null, exc.seat, exc.detail);
+  }
+  const verdicts: Verdict[] = [];
+  const base: Base = { entries: total, verdicts, names };
+  for (const [index, entry] of transcript.entries.entries()) {
+    if (observer.over) return invalid(base, "after-end", index, genesis.host, "an entry after the end of the game");
+    const length = observer.chain.length;
+    for (const event of observer.receive(entry)) if (event.kind === "verdict") verdicts.push(event);
+    const f = observer.faulted;
+    if (f === null && observer.chain.length === length) {
+      return invalid(base, "duplicate-entry", index, null, "an entry repeats an earlier one");
+    }
+    if (f !== null) return invalid(base, f.reason, f.entry, f.seat, f.message);
+  }
+  if (transcript.accusation !== null) return accusationReport(transcript, genesis, observer, base);
+  const claims = reportedClaims(observer);
+  const said = claimsText(claims, names);
+  if (!observer.over) {
+    const waiting = observer.waitingOn();
+    return invalid(base, "incomplete", total, waiting[0] ?? null, `the transcript ends in phase ${observer.phase}${said}`, {
+      claims,
+    });
+  }
+  const snap = observer.snapshot;
+  const how = snap.ending?.kind ?? null;
+  const fault = snap.finalFault;
+  const done = { result: snap.final, how, claims };
+  if (fault !== null) return invalid(base, fault.reason, total - 1, fault.seat, fault.detail + said, done);
+  return { valid: true, reason: null, entry: null, seat: null, message: `valid${said}`, ...base, accusation: null, ...done };
+}
+
+export function reportedClaims(observer: Peer): ReportedClaim[] {
+  const ctx = observer.ctx;
+  return observer.snapshot.claims.map((c) => ({
+    accused: c.accused,
+    by: c.by,
+    entry: c.seq,
+    signers: Array.from({ length: ctx.seats }, (_, s) => s).filter((s) => game.signedBy(c, s)),
+    attested: game.attested(ctx, c),
+    answered: game.alive(c) ? null : c.answered,
+  }));
+}
+
+/** The claims in words: a proven silence, or an unproven claim that makes nobody lose. */
+export function claimsText(claims: readonly ReportedClaim[], names: readonly string[]): string {
+  return claims
+    .map((c) => {
+      const who = `seat ${c.accused} (${names[c.accused]})`;
+      const signers = c.signers.join(", ");
+      if (c.attested) return `; ${who} was silent: attested by every other seat (${signers})`;
+      if (c.answered !== null) {
+        return `; ${who} named silent by seat(s) ${signers}, answered at entry ${c.answered} (the game went on): an unproven claim; nobody loses by it`;
+      }
+      return `; ${who} named silent by seat(s) ${signers}: an unproven claim, not attested by every other seat; nobody loses by it`;
+    })
+    .join("");
+}
+
+/** R-PEER-50, R-PEER-51: every entry replayed without a fault; now the accusation record after them. */
+function accusationReport(transcript: Transcript, genesis: VerifiedGenesis, observer: Peer, base: Base): VerifyReport {
+  const total = transcript.entries.length;
+  let accusation: CheckedAccusation;
+  try {
+    accusation = checkAccusation(genesis, transcript.accusation as Uint8Array);
+  } catch (exc) {
+    if (!(exc instanceof PeerFault)) throw exc;
+    return invalid(base, exc.reason, total, exc.seat, exc.detail);
+  }
+  if (accusation.reason === FALSE_REJECT) return falseRejectReport(transcript, genesis, observer, accusation, base);
+  if (accusation.reason === SILENT_HOST) return silentHostReport(genesis, observer, accusation, base);
+  const reported: ReportedAccusation = {
+    accuser: accusation.accuser,
+    accused: accusation.accused,
+    reason: accusation.reason,
+    author: accusation.evidence?.author ?? null,
+    counter: accusation.evidence?.counter ?? null,
+    validAtHead: validAtHead(observer, accusation),
+    proven: false,
+  };
+  try {
+    checkCensorship(accusation, observer.chain, observer.over);
+  } catch (exc) {
+    if (!(exc instanceof PeerFault)) throw exc;
+    return invalid(base, exc.reason, total, exc.seat, exc.detail, { accusation: reported });
+  }
+  const s = accusation.accuser;
+  const a = reported.author;
+  const ending = observer.snapshot.ending;
+  const named = ending !== null && ending.kind === "abort" && ending.by === genesis.host && ending.accused === a;
+  const then = named ? `, and the host then named seat ${a} silent` : "";
+  const message =
+    `accusation by seat ${s} (${genesis.name(s)}): seat ${a}'s move (counter ${reported.counter}) was never ` +
+    `appended${then}; a time-out is not a proof`;
+  return invalid(base, CENSORED_MOVE, total, genesis.host, message, { accusation: reported });
+}
+
+/** R-PEER-52: the host's signed Reject of a move that passes the host's check at the length the Reject names. */
+function falseRejectReport(
+  transcript: Transcript,
+  genesis: VerifiedGenesis,
+  observer: Peer,
+  accusation: CheckedAccusation,
+  base: Base,
+): VerifyReport {
+  const total = transcript.entries.length;
+  const judged = judgeRecord(accusation, transcript.entries, observer);
+  const reported = (proven: boolean): ReportedAccusation => ({
+    accuser: accusation.accuser,
+    accused: accusation.accused,
+    reason: accusation.reason,
+    author: accusation.evidence?.author ?? null,
+    counter: accusation.evidence?.counter ?? null,
+    validAtHead: judged?.validAtHead ?? null,
+    proven,
+  });
+  let holds;
+  try {
+    holds = checkFalseReject(accusation, observer, judged);
+  } catch (exc) {
+    if (!(exc instanceof PeerFault)) throw exc;
+    return invalid(base, exc.reason, total, exc.seat, exc.detail, { accusation: reported(false) });
+  }
+  const s = accusation.accuser;
+  const h = genesis.host;
+  const kind = holds.proven ? "PROVEN" : `an accusation by seat ${s} (${genesis.name(s)}), not a proof`;
+  const message =
+    `false-reject, ${kind}: the host (seat ${h}, ${genesis.name(h)}) refused seat ${accusation.evidence?.author}'s ` +
+    `move (counter ${accusation.evidence?.counter}) with a signed Reject; ${holds.message}`;
+  return invalid(base, FALSE_REJECT, total, h, message, { accusation: reported(holds.proven) });
+}
+
+/** R-PEER-53: the game waited on the host past the accuser's time-out. A claim: nobody loses by it. */
+function silentHostReport(
+  genesis: VerifiedGenesis,
+  observer: Peer,
+  accusation: CheckedAccusation,
+  base: Base,
+): VerifyReport {
+  const total = base.entries;
+  const reported: ReportedAccusation = {
+    accuser: accusation.accuser,
+    accused: accusation.accused,
+    reason: accusation.reason,
+    author: null,
+    counter: null,
+    validAtHead: null,
+    proven: false,
+  };
+  try {
+    checkSilentHost(accusation, observer);
+  } catch (exc) {
+    if (!(exc instanceof PeerFault)) throw exc;
+    return invalid(base, exc.reason, total, exc.seat, exc.detail, { accusation: reported });
+  }
+  const s = accusation.accuser;
+  const h = genesis.host;
+  const message =
+    `silent-host: an accusation by seat ${s} (${genesis.name(s)}), not a proof: the game waited on the host ` +
+    `(seat ${h}, ${genesis.name(h)}) at entry ${total} in phase ${observer.phase} past the accuser's time-out`;
+  return invalid(base, SILENT_HOST, total, h, message, { accusation: reported });
+}
+
+/** The host's own check of the move at the end of the chain (R-LOG-14, R-PEER-43): would it have to append it? */
+function validAtHead(observer: Peer, accusation: CheckedAccusation): boolean {
+  try {
+    const pending = observer.chain.checkMove((accusation.evidence as { encoded: Uint8Array }).encoded);
+    observer.validate(pending.move, pending.seenLength);
+  } catch (exc) {
+    if (exc instanceof PeerFault || exc instanceof RuleError) return false;
+    throw exc;
+  }
+  return true;
+}
+
+/** The result of a valid transcript in words, saying what proves a loss (R-PEER-40). */
+export function outcomeText(report: VerifyReport): string {
+  const res = report.result;
+  const names = report.names;
+  const who = (seat: number | null): string => (seat === null ? "nobody" : `seat ${seat} (${names[seat] ?? "?"})`);
+  if (res === null) return "no result";
+  if (res.forfeit !== null && res.forfeitReason === game.LEAVING) {
+    return `${who(res.forfeit)} left the game: its own signed forfeit, it loses`;
+  }
+  if (res.forfeit !== null && res.forfeitReason === game.SILENT_SEAT) {
+    return `${who(res.forfeit)} was silent, attested by every other seat: it loses`;
+  }
+  if (report.how === "abort" && res.forfeit === null && res.durak === null) {
+    return "aborted: nobody is proven at fault, nobody loses";
+  }
+  if (res.forfeit !== null) return `${who(res.forfeit)} loses by forfeit (${res.forfeitReason})`;
+  if (res.draw) return "result: a draw";
+  if (res.losingTeam !== null) return `result: the losing team is ${res.losingTeam.map(who).join(", ")}`;
+  const pogony = res.pogony ? `, with pogony (${res.pogony})` : "";
+  return `result: the durak is ${who(res.durak)}${pogony}`;
+}

@@ -1,0 +1,117 @@
+/** transcript-valid.json, transcript-tampered.json, peer-host.json: the peer layer (SPEC.md section 8) and the
+ * verifier (8.14), as p2pdurak/conformance/transcripts.py and host.py run them. */
+
+import { sha256 } from "@noble/hashes/sha2.js";
+import { concat, fromHex, toHex, u32be } from "../src/bytes";
+import { PeerFault } from "../src/errors";
+import { HEADER, KIND_ENTRY, TranscriptError, parseRecords } from "../src/log/dlog";
+import { verifyGenesis } from "../src/log/genesis";
+import { Peer } from "../src/peer/peer";
+import { reportJson, verifyTranscriptBytes } from "../src/peer/verify";
+import { RuleError } from "../src/rules";
+import { type Case, type Runner, expectKeys, loadVectors, vectorFile } from "./vectors";
+
+/** The keys of `verify --json` a case may pin (a case lists only those it cares about), and its exit code. */
+const OUTCOME_KEYS = [
+  "exitCode",
+  "valid",
+  "reason",
+  "entry",
+  "seat",
+  "how",
+  "entries",
+  "result",
+  "verdicts",
+  "players",
+  "accusation",
+  "claims",
+];
+
+/** What `p2pdurak verify --json` reports for these file bytes, with its exit code. */
+function verifyOutcome(data: Uint8Array): Case {
+  try {
+    const report = verifyTranscriptBytes(data);
+    return { exitCode: report.valid ? 0 : 1, ...reportJson(report) };
+  } catch (exc) {
+    if (!(exc instanceof TranscriptError)) throw exc;
+    return { exitCode: 2, valid: false, reason: exc.reason, entry: null, seat: null };
+  }
+}
+
+const validCase: Runner = (_, tc) => expectKeys(tc.expected, verifyOutcome(fromHex(tc.input)), OUTCOME_KEYS);
+
+/** The base transcripts (`bases`: name -> a case of another file), by name. */
+function basesOf(doc: Case): Map<string, Uint8Array> {
+  const bases = new Map<string, Uint8Array>();
+  for (const [name, ref] of Object.entries(doc.bases as Record<string, { file: string; tcId: number }>)) {
+    const other = loadVectors(ref.file);
+    const found = other.testGroups.flatMap((g: Case) => g.tests).find((c: Case) => c.tcId === ref.tcId);
+    bases.set(name, fromHex(found.input));
+  }
+  return bases;
+}
+
+const recordsOf = (data: Uint8Array) => parseRecords(data)[0].map((r) => [r.kind, r.payload] as const);
+
+/** A case's file: the base's records picked or replaced (`records`), then its byte edits (`fileEdits`). */
+function rebuild(base: Uint8Array, tc: Case): Uint8Array {
+  const baseRecords = recordsOf(base);
+  const chosen =
+    tc.records === undefined
+      ? baseRecords
+      : tc.records.map((item: number | { kind: number; payload: string }) =>
+          typeof item === "number" ? baseRecords[item] : ([item.kind, fromHex(item.payload)] as const),
+        );
+  let data = concat(HEADER, ...chosen.map(([kind, payload]: readonly [number, Uint8Array]) => concat(Uint8Array.of(kind), u32be(payload.length), payload)));
+  for (const edit of tc.fileEdits ?? []) {
+    if ("xor" in edit) data[edit.offset] = (data[edit.offset] as number) ^ edit.xor;
+    else if ("cut" in edit) data = data.slice(0, edit.cut);
+    else throw new Error(`unknown file edit ${JSON.stringify(edit)}`);
+  }
+  return data;
+}
+
+const tamperedDoc = loadVectors("transcript-tampered.json");
+const tamperedBases = basesOf(tamperedDoc);
+
+const tamperedCase: Runner = (_, tc) => {
+  const data = rebuild(tamperedBases.get(tc.base) as Uint8Array, tc);
+  if (toHex(sha256(data)) !== tc.sha256) return "the rebuilt file has another sha256";
+  return expectKeys(tc.expected, verifyOutcome(data), OUTCOME_KEYS);
+};
+
+/** The host's answer to a move after `entries` entries of the base (R-LOG-13, R-LOG-14, R-PEER-43): append, reject
+ * with the reason, or ignore bytes that are not an authentic move (no reject names anyone then). */
+function hostAnswer(base: Uint8Array, entries: number, move: Uint8Array): Case {
+  const records = recordsOf(base);
+  const observer = new Peer(verifyGenesis(records[0]?.[1] as Uint8Array));
+  const chain = records.slice(1).filter(([kind]) => kind === KIND_ENTRY);
+  for (const [, entry] of chain.slice(0, entries)) {
+    observer.receive(entry);
+    if (observer.faulted !== null) throw new Error(`the base transcript is not valid: ${observer.faulted.reason}`);
+  }
+  let pending;
+  try {
+    pending = observer.chain.checkMove(move);
+  } catch (exc) {
+    if (!(exc instanceof PeerFault)) throw exc;
+    return exc.seat === null ? { answer: "ignore", reason: exc.reason } : { answer: "reject", reason: exc.reason };
+  }
+  try {
+    observer.validate(pending.move, pending.seenLength);
+  } catch (exc) {
+    if (exc instanceof PeerFault || exc instanceof RuleError) return { answer: "reject", reason: exc.reason };
+    throw exc;
+  }
+  return { answer: "append" };
+}
+
+const hostBases = basesOf(loadVectors("peer-host.json"));
+const hostCase: Runner = (_, tc) => {
+  const got = hostAnswer(hostBases.get(tc.base) as Uint8Array, tc.entries, fromHex(tc.move));
+  return expectKeys(tc.expected, got, ["answer", "reason"]);
+};
+
+vectorFile("transcript-valid.json", { Transcript: validCase });
+vectorFile("transcript-tampered.json", { TamperedTranscript: tamperedCase });
+vectorFile("peer-host.json", { HostValidation: hostCase });
