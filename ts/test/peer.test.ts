@@ -7,7 +7,7 @@ import { PeerFault } from "../src/errors";
 import { HEADER, KIND_ENTRY, TranscriptError, parseRecords } from "../src/log/dlog";
 import { verifyGenesis } from "../src/log/genesis";
 import { Peer } from "../src/peer/peer";
-import { reportJson, verifyTranscriptBytes } from "../src/peer/verify";
+import { PrefixCache, reportJson, verifyTranscriptBytes } from "../src/peer/verify";
 import { RuleError } from "../src/rules";
 import { type Case, type Runner, expectKeys, loadVectors, vectorFile } from "./vectors";
 
@@ -27,10 +27,14 @@ const OUTCOME_KEYS = [
   "claims",
 ];
 
+/** Every case's file is verified from where it leaves the replays of the files before it (PrefixCache): each base
+ * game is replayed in full once, by transcript-valid.json, and each tampered file from its first changed entry. */
+const prefixes = new PrefixCache();
+
 /** What `p2pdurak verify --json` reports for these file bytes, with its exit code. */
 function verifyOutcome(data: Uint8Array): Case {
   try {
-    const report = verifyTranscriptBytes(data);
+    const report = verifyTranscriptBytes(data, prefixes);
     return { exitCode: report.valid ? 0 : 1, ...reportJson(report) };
   } catch (exc) {
     if (!(exc instanceof TranscriptError)) throw exc;
@@ -84,11 +88,21 @@ const tamperedCase: Runner = (_, tc) => {
  * with the reason, or ignore bytes that are not an authentic move (no reject names anyone then). */
 function hostAnswer(base: Uint8Array, entries: number, move: Uint8Array): Case {
   const records = recordsOf(base);
-  const observer = new Peer(verifyGenesis(records[0]?.[1] as Uint8Array));
-  const chain = records.slice(1).filter(([kind]) => kind === KIND_ENTRY);
-  for (const [, entry] of chain.slice(0, entries)) {
-    observer.receive(entry);
+  const genesis = records[0]?.[1] as Uint8Array;
+  const chain = records
+    .slice(1)
+    .filter(([kind]) => kind === KIND_ENTRY)
+    .map(([, payload]) => payload)
+    .slice(0, entries);
+  const keys = PrefixCache.keys(genesis, chain);
+  const resumed = prefixes.find(keys);
+  const observer = resumed?.observer ?? new Peer(verifyGenesis(genesis));
+  const verdicts = [...(resumed?.verdicts ?? [])];
+  for (const [index, entry] of chain.entries()) {
+    if (index < (resumed?.length ?? 0)) continue;
+    for (const event of observer.receive(entry)) if (event.kind === "verdict") verdicts.push(event);
     if (observer.faulted !== null) throw new Error(`the base transcript is not valid: ${observer.faulted.reason}`);
+    prefixes.keep(keys[index] as string, index + 1, observer, verdicts);
   }
   let pending;
   try {

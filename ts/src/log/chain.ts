@@ -42,6 +42,18 @@ export class ChainFollower {
     this.lastCounters = new Array<number>(genesis.seats).fill(0);
   }
 
+  /** An independent copy: the two followers go on separately from here. */
+  clone(): ChainFollower {
+    const copy = new ChainFollower(this.genesis);
+    copy.list.push(...this.list);
+    for (const [k, v] of this.lengthAtHash) copy.lengthAtHash.set(k, v);
+    this.lastCounters.forEach((c, s) => (copy.lastCounters[s] = c));
+    for (const [k, v] of this.byCounter) copy.byCounter.set(k, v);
+    for (const [k, v] of this.byMoveHash) copy.byMoveHash.set(k, v);
+    for (const [k, v] of this.authentic) copy.authentic.set(k, v);
+    return copy;
+  }
+
   /** Hash of the newest entry (the genesis hash while the chain is empty): what a new move has `seen`. */
   get head(): Uint8Array {
     return this.list[this.list.length - 1]?.hash ?? this.genesis.hash;

@@ -139,6 +139,21 @@ export class Peer {
     this.snapshot = game.start(this.ctx);
   }
 
+  /** An independent copy of this peer (its chain, its state, what it heard directly): the two go on separately.
+   * The state after an entry depends only on the genesis and the entries up to it (R-PEER-3), so a copy taken
+   * after some entries stands for a fresh peer that followed them. */
+  clone(): Peer {
+    const copy = Object.assign(Object.create(Peer.prototype) as Peer, this);
+    return Object.assign(copy, {
+      chain: this.chain.clone(),
+      versions: [...this.versions],
+      checked: new Map<string, Checked>(),
+      myCards: new Map(this.myCards),
+      directAcks: new Map(this.directAcks),
+      directSteps: new Map(this.directSteps),
+    });
+  }
+
   // -- reading ------------------------------------------------------------------------------------------------------
 
   get phase(): game.Phase {

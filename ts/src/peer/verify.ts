@@ -5,6 +5,8 @@
  * is reported as that accusation, not as a proof (R-PEER-50..53).
  */
 
+import { sha256 } from "@noble/hashes/sha2.js";
+import { concat, toHex } from "../bytes";
 import { PeerFault } from "../errors";
 import {
   CENSORED_MOVE,
@@ -160,9 +162,49 @@ function invalid(
   };
 }
 
+/** An observer that has followed the first `length` entries of a transcript, and the verdicts they gave. */
+export interface Replayed {
+  readonly observer: Peer;
+  readonly verdicts: readonly Verdict[];
+  readonly length: number;
+}
+
+/** Replays kept across verifications of transcripts that begin alike (the conformance vectors: every tampered file
+ * is a base game changed near its end, so each is checked from where it leaves its base). The state after an entry
+ * depends only on the genesis and the entries up to it (R-PEER-3), so a kept replay is keyed by a hash over the
+ * genesis bytes and every entry's bytes up to it. */
+export class PrefixCache {
+  private readonly held = new Map<string, Replayed>();
+
+  /** keys[i]: the key of the prefix of the first i + 1 entries. */
+  static keys(genesis: Uint8Array, entries: readonly Uint8Array[]): string[] {
+    let running = sha256(genesis);
+    return entries.map((entry) => {
+      running = sha256(concat(running, sha256(entry)));
+      return toHex(running);
+    });
+  }
+
+  /** A copy of the replay of the longest prefix held, given the keys of every prefix (null: none). */
+  find(keys: readonly string[]): Replayed | null {
+    let best: Replayed | null = null;
+    for (const key of keys) {
+      const found = this.held.get(key);
+      if (found === undefined) break;
+      best = found;
+    }
+    return best === null ? null : { ...best, observer: best.observer.clone(), verdicts: [...best.verdicts] };
+  }
+
+  /** `observer` has applied the first `length` entries, whose prefix has `key`, and every check passed: keep a copy. */
+  keep(key: string, length: number, observer: Peer, verdicts: readonly Verdict[]): void {
+    if (!this.held.has(key)) this.held.set(key, { observer: observer.clone(), verdicts: [...verdicts], length });
+  }
+}
+
 /** The verdict of a transcript file's bytes. Throws TranscriptError (a LocalError, exit code 2) if the bytes are not
- * a transcript file at all (R-PEER-46). */
-export function verifyTranscriptBytes(data: Uint8Array): VerifyReport {
+ * a transcript file at all (R-PEER-46). `prefixes`: replays to start from and to keep (null: replay every entry). */
+export function verifyTranscriptBytes(data: Uint8Array, prefixes: PrefixCache | null = null): VerifyReport {
   const transcript = readTranscript(data);
   const total = transcript.entries.length;
   let genesis: VerifiedGenesis;
@@ -183,15 +225,23 @@ export function verifyTranscriptBytes(data: Uint8Array): VerifyReport {
   }
   const verdicts: Verdict[] = [];
   const base: Base = { entries: total, verdicts, names };
-  for (const [index, entry] of transcript.entries.entries()) {
+  const entries = transcript.entries;
+  const keys = prefixes === null ? [] : PrefixCache.keys(transcript.genesis, entries);
+  const resumed = prefixes?.find(keys) ?? null;
+  if (resumed !== null) {
+    observer = resumed.observer;
+    verdicts.push(...resumed.verdicts);
+  }
+  for (let index = resumed?.length ?? 0; index < total; index++) {
     if (observer.over) return invalid(base, "after-end", index, genesis.host, "an entry after the end of the game");
     const length = observer.chain.length;
-    for (const event of observer.receive(entry)) if (event.kind === "verdict") verdicts.push(event);
+    for (const event of observer.receive(entries[index] as Uint8Array)) if (event.kind === "verdict") verdicts.push(event);
     const f = observer.faulted;
     if (f === null && observer.chain.length === length) {
       return invalid(base, "duplicate-entry", index, null, "an entry repeats an earlier one");
     }
     if (f !== null) return invalid(base, f.reason, f.entry, f.seat, f.message);
+    prefixes?.keep(keys[index] as string, index + 1, observer, verdicts);
   }
   if (transcript.accusation !== null) return accusationReport(transcript, genesis, observer, base);
   const claims = reportedClaims(observer);
