@@ -25,6 +25,7 @@ const OUTCOME_KEYS = [
   "players",
   "accusation",
   "claims",
+  "faults",
 ];
 
 /** Every case's file is verified from where it leaves the replays of the files before it (PrefixCache): each base

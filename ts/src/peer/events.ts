@@ -31,8 +31,10 @@ export interface GameEnded {
   readonly result: GameResult;
   /** "result" or "abort" */
   readonly how: string;
-  /** What the audit found, if anything. */
+  /** The fault that decided the result, if any. */
   readonly fault: PeerFault | null;
+  /** Every fault found at the end (R-PEER-39), `fault` first. */
+  readonly faults: readonly PeerFault[];
 }
 
 /** One of our own moves was refused by the host (a signed reject). */

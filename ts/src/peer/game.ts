@@ -7,7 +7,7 @@
  * snapshot stays valid (R-PEER-11).
  */
 
-import type { Card } from "../cards";
+import { type Card, formatCard } from "../cards";
 import * as deckp from "../crypto/deck";
 import { type DeckParams, DeckTranscript, NotACard } from "../crypto/deck";
 import { type DeckMsg, decodeDeckMsg } from "../crypto/deck_messages";
@@ -143,8 +143,8 @@ export interface Snapshot {
   readonly audited: number;
   readonly ending: Ending | null;
   readonly final: GameResult | null;
-  /** the fault the audit found, if any */
-  readonly finalFault: PeerFault | null;
+  /** every fault the end of the game found (R-PEER-39), the loser's first */
+  readonly finalFaults: readonly PeerFault[];
   /** [card, seq of the entry that put it on the table] in this bout */
   readonly playedAt: readonly (readonly [number, number])[];
   /** one of the viewer's own positions opened to no card: it must abort (R-PEER-27) */
@@ -154,6 +154,9 @@ export interface Snapshot {
 }
 
 type Step = [Snapshot, Event[]];
+
+/** The fault that decided the result, if any. */
+export const finalFault = (snap: Snapshot): PeerFault | null => snap.finalFaults[0] ?? null;
 
 export function start(ctx: GameContext): Snapshot {
   return {
@@ -169,7 +172,7 @@ export function start(ctx: GameContext): Snapshot {
     audited: 0,
     ending: null,
     final: null,
-    finalFault: null,
+    finalFaults: [],
     playedAt: [],
     brokenCard: false,
     claims: [],
@@ -536,12 +539,12 @@ function play(ctx: GameContext, snap: Snapshot, body: Body, author: number, seq:
   }
   if (action.kind === "challenge") events.push(verdict(rules, action, seq, playedAt));
   let next: Snapshot = { ...snap, rules: after, deck, opened, playedAt };
-  // A card opened from a starting hand is checked against its holder's declaration at once (R-PEER-31).
+  // A card opened from a starting hand is checked against its holder's declaration at once (R-PEER-31), also the
+  // card that ends the game (the rules' result would otherwise stand until an audit that may never be complete).
   for (const [p, c] of newly) {
     if (
       p < startingPositions(ctx) &&
       snap.owner[p] === author &&
-      after.phase !== OVER &&
       action.kind !== "declare" &&
       contradictsDeclaration(after, author, c)
     ) {
@@ -666,38 +669,79 @@ export function startingHands(ctx: GameContext, cards: readonly (Card | null)[])
   return hands;
 }
 
-/** Did `seat`'s starting hand hold a trump it said "none that low" to (R-PEER-39)? A seat that made no declaration
- * (R-RULES-9) said nothing and is never at fault here. */
+/** Did `seat`'s starting hand hold a trump it said "none that low" to, or one below the trump it showed
+ * (R-PEER-39)? A seat that made no declaration (R-RULES-9) said nothing and is never at fault here. */
 function declarationFalse(rules: State, seat: number, hand: readonly Card[]): boolean {
   return hand.some((c) => contradictsDeclaration(rules, seat, c));
 }
 
-/** Every audit that can come is in: re-check the deck and the declarations; the seat at fault loses, else a seat
- * that left, else a seat whose silence is attested; an unproven claim makes nobody lose (R-PEER-39). */
+/** Every seat whose opened starting cards hold a trump of denied(s), in seat order (R-PEER-39). */
+function falseDeclarations(ctx: GameContext, rules: State, starting: ReadonlyMap<number, Card>): PeerFault[] {
+  const cards = Array.from({ length: startingPositions(ctx) }, (_, p) => starting.get(p) ?? null);
+  const faults: PeerFault[] = [];
+  startingHands(ctx, cards).forEach((hand, seat) => {
+    if (!declarationFalse(rules, seat, hand)) return;
+    const lies = hand.filter((c) => contradictsDeclaration(rules, seat, c)).sort((a, b) => a - b);
+    const held = lies.map((c) => formatCard(c)).join(", ");
+    faults.push(new MoveRefused("false-declaration", `seat ${seat} declared falsely: its starting hand held ${held}`, seat));
+  });
+  return faults;
+}
+
+/** The cards of the starting positions that the record opens without a complete audit: those opened in play, and
+ * those whose every key is published (a seat's audit publishes the keys of its own starting cards; the other seats'
+ * keys came with the deal). Each reads as its holder read it, with the same keys; a position that opens to no card
+ * proves nothing without the full re-check and is left out (R-PEER-39). */
+function readableStartingCards(ctx: GameContext, snap: Snapshot): Map<number, Card> {
+  const out = new Map<number, Card>();
+  for (let p = 0; p < startingPositions(ctx); p++) {
+    const open = snap.opened[p] as number;
+    if (open !== NO_CARD) {
+      out.set(p, open);
+    } else if (deckp.missingKeys(snap.deck, p, null).length === 0) {
+      try {
+        out.set(p, deckp.openCard(snap.deck, p));
+      } catch (exc) {
+        if (!(exc instanceof NotACard)) throw exc;
+      }
+    }
+  }
+  return out;
+}
+
+/** Every audit that can come is in: re-check the deck (a complete audit) and every declaration the record can open,
+ * however the game ended; the first seat at fault loses, else a seat that left, else a seat whose silence is
+ * attested; an unproven claim makes nobody lose (R-PEER-39). */
 function finish(ctx: GameContext, snap: Snapshot): Step {
   const ending = snap.ending as Ending;
-  let fault: PeerFault | null = null;
+  const faults: PeerFault[] = [];
   let rules = snap.rules;
   const complete = snap.audited === everyone(ctx) && snap.deck.shuffles.length === ctx.seats;
+  let starting = new Map<number, Card>();
   if (complete) {
     // only messages this peer verified (R-MP-20a); the cards opened in play are read already
     const opened = new Map<number, Card>();
     snap.opened.forEach((c, p) => c !== NO_CARD && opened.set(p, c));
     const report = auditVerified(snap.deck, opened);
-    fault = report.fault;
-    if (fault === null && rules !== null && report.cards.length > 0) {
-      const hands = startingHands(ctx, report.cards);
-      const liar = hands.findIndex((hand, seat) => declarationFalse(rules as State, seat, hand));
-      if (liar >= 0) fault = new MoveRefused("false-declaration", `seat ${liar} declared falsely`, liar);
+    if (report.fault !== null) faults.push(report.fault);
+    else {
+      report.cards.slice(0, startingPositions(ctx)).forEach((c, p) => c !== null && starting.set(p, c));
     }
-    if (fault === null && ending.kind === "abort" && ending.reason === NOT_A_CARD && ending.by !== null) {
-      fault = new MoveRefused(
+  } else if (rules !== null) {
+    starting = readableStartingCards(ctx, snap);
+  }
+  const layersRight = complete && faults.length === 0;
+  if (rules !== null) faults.push(...falseDeclarations(ctx, rules, starting));
+  if (layersRight && ending.kind === "abort" && ending.reason === NOT_A_CARD && ending.by !== null) {
+    faults.push(
+      new MoveRefused(
         FALSE_CLAIM,
         `seat ${ending.by} said a card of its opened to no card, but the audit opens every position to a card`,
         ending.by,
-      );
-    }
+      ),
+    );
   }
+  const fault = faults[0] ?? null;
   let loser: number | null = fault?.seat ?? null;
   let reason = fault?.reason ?? "";
   if (loser === null) {
@@ -730,6 +774,6 @@ function finish(ctx: GameContext, snap: Snapshot): Step {
       forfeitReason: reason || "aborted",
     };
   }
-  const next: Snapshot = { ...snap, phase: OVER_PHASE, rules, final, finalFault: fault };
-  return [next, [{ kind: "ended", result: final, how: ending.kind, fault }]];
+  const next: Snapshot = { ...snap, phase: OVER_PHASE, rules, final, finalFaults: faults };
+  return [next, [{ kind: "ended", result: final, how: ending.kind, fault, faults }]];
 }

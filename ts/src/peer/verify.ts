@@ -51,6 +51,13 @@ export interface ReportedClaim {
   readonly answered: number | null;
 }
 
+/** A fault the end of the game found (R-PEER-39): a wrong layer, a false declaration, a false claim. */
+export interface ReportedFault {
+  readonly reason: string;
+  readonly seat: number | null;
+  readonly message: string;
+}
+
 export interface VerifyReport {
   readonly valid: boolean;
   readonly reason: string | null;
@@ -67,6 +74,8 @@ export interface VerifyReport {
   readonly names: readonly string[];
   readonly accusation: ReportedAccusation | null;
   readonly claims: readonly ReportedClaim[];
+  /** every fault the end of the game found, the reported one first (R-PEER-48) */
+  readonly faults: readonly ReportedFault[];
 }
 
 /** The JSON object `verify --json` prints (R-PEER-49), for a readable file. */
@@ -103,6 +112,7 @@ export function reportJson(report: VerifyReport): Record<string, unknown> {
       attested: c.attested,
       answered: c.answered,
     })),
+    faults: report.faults.map((f) => ({ reason: f.reason, seat: f.seat })),
   };
 }
 
@@ -158,6 +168,7 @@ function invalid(
     names: base.names,
     accusation: null,
     claims: [],
+    faults: [],
     ...extra,
   };
 }
@@ -254,10 +265,11 @@ export function verifyTranscriptBytes(data: Uint8Array, prefixes: PrefixCache | 
   }
   const snap = observer.snapshot;
   const how = snap.ending?.kind ?? null;
-  const fault = snap.finalFault;
+  const fault = game.finalFault(snap);
+  const faults = snap.finalFaults.map((f) => ({ reason: f.reason, seat: f.seat, message: f.detail }));
   const done = { result: snap.final, how, claims };
-  if (fault !== null) return invalid(base, fault.reason, total - 1, fault.seat, fault.detail + said, done);
-  return { valid: true, reason: null, entry: null, seat: null, message: `valid${said}`, ...base, accusation: null, ...done };
+  if (fault !== null) return invalid(base, fault.reason, total - 1, fault.seat, fault.detail + said, { ...done, faults });
+  return { valid: true, reason: null, entry: null, seat: null, message: `valid${said}`, ...base, accusation: null, faults: [], ...done };
 }
 
 export function reportedClaims(observer: Peer): ReportedClaim[] {
