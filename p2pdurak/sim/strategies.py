@@ -533,6 +533,17 @@ class Faults(Plan):
             duration = self.dice.choice((0.3, 1.0, 3.0, 8.0, 40.0, None))
             table.loop.at(when, partial(link.cut, duration))
             self.note(table, f"link {link.name} is cut at t={when:.1f} for {duration} s")
+        if n >= 3 and self.dice.chance(0.3):  # a partition: some seats cut from the others (and maybe the host)
+            group = set(self.dice.sample(range(1, n), 1 + self.dice.below(n - 2)))
+            cut = [link for (a, b), link in table.mesh_links.items() if (a in group) != (b in group)]
+            if self.dice.chance(0.5):
+                cut += [table.host.links[s] for s in sorted(group)]
+            when = self.dice.uniform(0.0, 60.0)
+            duration = self.dice.choice((3.0, 15.0, 60.0, None))
+            for link in cut:
+                table.loop.at(when, partial(link.cut, duration))
+            self.note(table, f"seats {sorted(group)} are cut off at t={when:.1f} for {duration} s: "
+                      + ", ".join(link.name for link in cut))
 
     def _arm(self, seat: SimSeat) -> None:
         """The seat's process will die at some write: early ones often (the genesis, the secrets, the shuffle)."""
