@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { toHex } from "../src/bytes";
-import { playRandomGame } from "../src/peer/harness";
+import { MemoryTable, playRandomGame } from "../src/peer/harness";
+import type { Peer } from "../src/peer/peer";
 import { resultJson, verdictJson } from "../src/peer/verify";
 import { Options } from "../src/rules";
 import { loadVectors } from "./vectors";
@@ -27,4 +28,36 @@ test("TypeScript seats play transcript-valid.json's cheat24 byte for byte (seed 
     base.expected.verdicts,
   );
   assert.ok(verdicts.length > 0, "the game has challenges");
+});
+
+test("over the mesh: a seat locks on the lock it heard directly, and sends its keys behind its Ack once it holds every Ack (R-PEER-15a, R-PEER-18)", () => {
+  const table = MemoryTable.create(new Options({ deck: 24, players: 2 }), 9);
+  const [a, b] = table.peers as [Peer, Peer];
+  const move = (peer: Peer): Uint8Array => {
+    const made = peer.protocolMove();
+    assert.notEqual(made, null, `seat ${peer.seat} owes a move in phase ${peer.phase}`);
+    return made as Uint8Array;
+  };
+  table.submit(move(a));
+  table.submit(move(b));
+  assert.equal(b.phase, "lock");
+  const lockA = move(a);
+  assert.equal(b.protocolMove(), null, "seat 1 waits for seat 0's lock");
+  assert.equal(b.hearDirect(lockA), true);
+  const lockB = move(b); // on seat 0's lock, before it is logged
+  table.submit(lockA);
+  table.submit(lockB);
+  assert.equal(b.phase, "deal-ack");
+  const ackA = move(a);
+  const ackB = move(b);
+  assert.equal(b.protocolMove(), null, "no keys before seat 0's Ack is held");
+  assert.equal(b.hearDirect(ackA), true);
+  assert.equal(a.hearDirect(ackB), true);
+  const keysB = move(b); // behind its own Ack, before either Ack is logged
+  const keysA = move(a);
+  for (const m of [ackA, ackB, keysB, keysA]) assert.equal(table.submit(m).kind, "appended");
+  assert.deepEqual(table.faults(), []);
+  assert.equal(a.phase, "play");
+  assert.equal(b.phase, "play");
+  assert.equal(table.entries.length, 8);
 });
