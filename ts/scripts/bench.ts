@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: CPU time of the TypeScript core's costly checks in Node, best of 5 (no test asserts a timing):
- * the shuffle argument for D = 36 (verify, prove), a 36-position lock message's proofs, Ed25519 strict verification.
+ * the shuffle argument for D = 36 (verify, prove), a 36-position lock message's proofs, Ed25519 strict verification,
+ * and a seat's share of a whole 4-seat, 36-card game.
  * Prints one JSON object.
  */
 
@@ -13,7 +14,9 @@ import * as dleq from "../src/crypto/dleq";
 import { Point, baseMul, randomScalar } from "../src/crypto/group";
 import { Identity, verify } from "../src/crypto/identity";
 import { proofFromBytes, proofToBytes, shuffleAndProve, verifyShuffle } from "../src/crypto/shuffle_proof";
+import { MemoryTable, intSeededRng, randomChooser } from "../src/peer/harness";
 import { randomPermutation, seededRng } from "../src/randomness";
+import { Options } from "../src/rules";
 
 function cpuMs(run: () => void, repeat = 5): number {
   let best = Number.POSITIVE_INFINITY;
@@ -82,10 +85,48 @@ function setupPeerCpuMs(seats: number, deckKind: number): { make: number; check:
 
 const setup = setupPeerCpuMs(6, 36);
 
+/** Each seat's CPU share of a whole game on the in-memory table (random players, seeded): the time spent in its
+ * own Peer (every entry checked, every move made; the host seat's also checks every move for the sequencer). The
+ * peers run one at a time in this process, so the time inside each one's methods is its share. */
+function gameSeatCpuS(options: Options, seed: number): { seat: number; host: number; entries: number } {
+  const table = MemoryTable.create(options, seed);
+  const spent = new Array<number>(options.players).fill(0);
+  for (const peer of table.peers) {
+    const seat = peer.seat as number;
+    const target = peer as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const name of ["receive", "protocolMove", "act", "legalActions", "validate", "hearDirect"]) {
+      const original = target[name] as (...args: unknown[]) => unknown;
+      target[name] = (...args: unknown[]) => {
+        const start = process.cpuUsage();
+        try {
+          return original.apply(peer, args);
+        } finally {
+          const used = process.cpuUsage(start);
+          spent[seat] = (spent[seat] as number) + (used.user + used.system) / 1e6;
+        }
+      };
+    }
+  }
+  const rng = intSeededRng(seed + 77);
+  table.run(Array.from({ length: options.players }, () => randomChooser(rng)), rng);
+  const others = spent.filter((_, s) => s !== table.genesis.host);
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    seat: round(others.reduce((a, b) => a + b, 0) / others.length),
+    host: round(spent[table.genesis.host] as number),
+    entries: table.entries.length,
+  };
+}
+
+const game = gameSeatCpuS(new Options({ deck: 36, players: 4 }), 5);
+
 const result = {
   setup_6x36_own_shuffle_and_lock_cpu_ms: setup.make,
   setup_6x36_check_every_message_cpu_ms: setup.check,
   setup_6x36_peer_cpu_s: Math.round(setup.make + setup.check) / 1000,
+  game_4x36_seat_cpu_s: game.seat,
+  game_4x36_host_seat_cpu_s: game.host,
+  game_4x36_entries: game.entries,
   shuffle_verify_36_cpu_ms: cpuMs(() => verifyShuffle(ctx, inputs, shuffled.outputs, shuffled.key, proofFromBytes(proofBytes))),
   shuffle_prove_36_cpu_ms: cpuMs(() => {
     shuffled = shuffleAndProve(ctx, inputs, s, perm, rng);
