@@ -67,6 +67,10 @@ class P2PTransport(Transport, Protocol):
         `advertise_ip`, or left out)."""
         ...
 
+    def listen_addrs(self) -> tuple[str, ...]:
+        """Where it listens, as bound (to listen there again after a restart)."""
+        ...
+
 
 def remote_address(stream: trio.abc.Stream) -> str:
     """Who is on the other end, for the hello slots: the IP of a TCP peer, the peer id of a libp2p peer, or ""."""

@@ -66,6 +66,17 @@ class HostCommand:
         self.links: dict[int, str] = {}  # seat -> how it reached the host as it last came up in the game (libp2p)
         self.profile = profile_dir(args.profile)
         self.identity = load_or_create_identity(self.profile / "identity.key")
+        # a resumed game keeps the transport, listen addresses and relays it was hosted on: its links lead there
+        self.saved = load_seat(latest_game_file(self.profile, "host")) if args.resume else None
+        saved_meta = self.saved.meta if self.saved is not None else {}
+        saved_transport = saved_meta.get("transport") or ("libp2p" if "p2p_listen" in saved_meta else None)
+        self.transport = str(saved_transport or args.transport)
+        saved_relays = saved_meta.get("relays")
+        self.relays = [str(r) for r in (args.relay or (saved_relays if isinstance(saved_relays, list) else []))]
+        if self.transport == "libp2p":
+            from p2pdurak.net import p2p
+
+            p2p.require()  # a clear message, before anything runs, when libp2p is not installed
         options_from_args(args, args.seats)  # refuse a bad combination before anyone joins
         self.spec = TableSpec(
             options_from_args(args, args.seats), level=args.bot or "normal", seed=args.seed,
@@ -122,16 +133,15 @@ class HostCommand:
         runner = SeatRunner(self.identity, self.profile, player=player, rng=rng, durable=self.spec.durable,
                             move_timeout=self.spec.move_timeout,
                             listener=PrintingListener() if player is not None and not self.quiet else None)
-        if args.resume:
-            saved = load_seat(latest_game_file(self.profile, "host"))
-            side = await resume_host(self.identity, saved, runner, self.spec, observer=self.observe)
+        if self.saved is not None:
+            side = await resume_host(self.identity, self.saved, runner, self.spec, observer=self.observe)
             if self.node is not None:
                 side.listeners.append(self.node.listener())
             return side
         name = args.name or "Host"
         # under libp2p the seats come through the node; the TCP listener serves only the host's own seat
         bind, port = (args.bind, args.port) if self.node is None else ("127.0.0.1", 0)
-        runner.meta = {"role": "host", "bind": bind, "name": name}
+        runner.meta = {"role": "host", "bind": bind, "name": name, "transport": self.transport}
         side = await open_host(
             self.identity, name, secrets.token_bytes(16), self.spec, self.profile, seats=args.seats,
             bind=bind, port=port, auto_start=True, runner=runner, options_for=self.options_for,
@@ -140,18 +150,20 @@ class HostCommand:
         runner.meta["port"] = side.port
         if self.node is not None:
             side.listeners.append(self.node.listener())
-            runner.meta["p2p_listen"] = list(self.node.addrs())[:1]
+            runner.meta["port"] = 0  # (the loopback listener of the host's own seat: any port will do again)
+            runner.meta["p2p_listen"] = list(self.node.listen_addrs())
+            runner.meta["relays"] = self.relays
         return side
 
     async def main(self) -> tuple[bytes, str, dict[str, object], Path]:
-        if self.args.transport != "libp2p":
+        if self.transport != "libp2p":
             return await self._main()
         from p2pdurak.net.p2p import open_p2p_node
 
         async with open_p2p_node(self.identity, self._p2p_listen()) as node:
             self.node = node
             node.say = lambda text: self.say(f"[host] punch {text}")
-            for relay in self.args.relay or ():
+            for relay in self.relays:
                 if await node.reserve(relay):
                     self.say(f"reachable through the relay {relay}")
                 else:
@@ -159,10 +171,10 @@ class HostCommand:
             return await self._main()
 
     def _p2p_listen(self) -> list[str]:
-        """Where the host's libp2p node listens: --bind and --port, or where it listened before a --resume."""
-        if self.args.resume:
-            saved = load_seat(latest_game_file(self.profile, "host"))
-            listen = saved.meta.get("p2p_listen")
+        """Where the host's libp2p node listens: --bind and --port, or where it listened before a --resume (the
+        same port: the seats' links lead there)."""
+        if self.saved is not None:
+            listen = self.saved.meta.get("p2p_listen")
             if isinstance(listen, list) and listen:
                 return [str(a) for a in listen]
         bind = self.args.bind
@@ -239,7 +251,8 @@ class HostCommand:
         """Print the invite (and show it on the front end); the address it carries (None: resumed, no invite)."""
         args = self.args
         if args.resume:
-            self.say(f"resumed on port {side.port}; the seats reconnect by themselves")
+            where = f"at {', '.join(self.node.listen_addrs())}" if self.node is not None else f"on port {side.port}"
+            self.say(f"resumed {where}; the seats reconnect by themselves")
             return None
         address = args.advertise or (args.bind if args.bind not in ("0.0.0.0", "::") else lan_address())
         if self.node is not None:

@@ -146,11 +146,13 @@ async def resume_host(
     if genesis.public_key(genesis.host) != identity.public:
         raise LocalError("not-host", "this profile's identity is not the host of the saved game")
     bind = str(saved.meta.get("bind") or "127.0.0.1")
-    port = int(str(saved.meta.get("port") or 0))
+    # (under libp2p the seats come through the node, and this listener serves the host's own seat: any port)
+    port = 0 if "p2p_listen" in saved.meta else int(str(saved.meta.get("port") or 0))
     try:
         listeners = await open_listeners(bind, port)
     except OSError as exc:
         raise LocalError("cannot-listen", f"cannot listen on {bind}:{port}: {exc.strerror}") from exc
+    port = listener_port(listeners)
     runner.resume(saved)
     runner.meta = dict(saved.meta)
     game_id = genesis.data.game_id

@@ -1,6 +1,7 @@
-"""Faults that must not make an honest seat lose (issue 23 item 4), over real sockets on 127.0.0.1 with every seat
-its own process: a joined seat killed while it writes its deck secrets resumes and the game ends with the same valid
-transcript on every seat."""
+"""Faults over real sockets on 127.0.0.1, every seat its own process (issue 23 item 4, issue 24 items 1, 3, 4): a seat
+killed while it writes its deck secrets, a full disk, a host killed in the lobby or in play. Each ends with the same
+valid transcript on every seat (or, in the lobby, with the joiner told that the table is gone). The waits read no
+wording: files, exit codes and the invite line."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from p2pdurak.netgame.store import load_seat
 from p2pdurak.peer.verify import verify_transcript_bytes
 from tests.netgame.test_netgame_processes import ENV, PY, drain, read_until
 
@@ -37,42 +39,67 @@ COMMON = ["--bot", "random", "--no-shuffle-proofs", "--no-fsync"]
 
 
 @asynccontextmanager
+async def processes() -> AsyncIterator[list[trio.Process]]:
+    """The processes a test starts (append them): whichever still runs when the test ends, failed or not, is
+    killed, so that a failure leaves nothing behind."""
+    started: list[trio.Process] = []
+    try:
+        yield started
+    finally:
+        for proc in started:
+            if proc.returncode is None:
+                proc.kill()
+                with trio.move_on_after(5, shield=True):
+                    await proc.wait()
+
+
+async def spawn(started: list[trio.Process], command: list[str], *, out: int | None = subprocess.DEVNULL,
+                err: int | None = None) -> trio.Process:
+    proc = await trio.lowlevel.open_process(command, stdout=out, stderr=err, env=ENV)
+    started.append(proc)
+    return proc
+
+
+async def host_link(started: list[trio.Process], args: list[str], seen: list[str]) -> tuple[trio.Process, str]:
+    host = await spawn(started, [*PY, "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--deck", "24",
+                                 "--bind", "127.0.0.1", *args], out=subprocess.PIPE)
+    return host, (await read_until(host, "invite link:", seen)).split()[-1]
+
+
+def same_valid_transcripts(tmp_path: Path, names: str) -> None:
+    transcripts = {(tmp_path / f"{name}.dlog").read_bytes() for name in names}
+    assert len(transcripts) == 1
+    report = verify_transcript_bytes(transcripts.pop(), require_proofs=False)
+    assert report.valid and report.how == "result" and not report.claims, report
+
+
+@asynccontextmanager
 async def three_seats(tmp_path: Path) -> AsyncIterator[str]:
-    """A host process for three seats (transcript h.dlog) and one joined seat process (a.dlog): the link, for seat
-    2, once seat 1 is seated. On the way out: both ended well, and every transcript (b.dlog too) is the same valid
-    one, with no claim."""
-    host = await trio.lowlevel.open_process(
-        [*PY, "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--seats", "3", "--deck", "24",
-         "--bind", "127.0.0.1", "--seed", "12", "--profile", str(tmp_path / "host"), "--out", str(tmp_path / "h.dlog"),
-         *COMMON], stdout=subprocess.PIPE, env=ENV)
+    """A host process for three seats (transcript h.dlog) and one joined seat process (a.dlog); the link, for the
+    third seat. On the way out: both ended well, and every transcript (b.dlog too) is the same valid one."""
     seen: list[str] = []
-    link = (await read_until(host, "invite link:", seen)).split()[-1]
     with trio.fail_after(90):
-        async with trio.open_nursery() as nursery:
+        async with processes() as started, trio.open_nursery() as nursery:
+            host, link = await host_link(started, ["--seats", "3", "--seed", "12", "--profile", str(tmp_path / "host"),
+                                                   "--out", str(tmp_path / "h.dlog"), *COMMON], seen)
             nursery.start_soon(drain, host, seen)
-            seat = await trio.lowlevel.open_process(
-                [*PY, "join", link, "--quiet", *COMMON, "--seed", "3", "--profile", str(tmp_path / "a"), "--out",
-                 str(tmp_path / "a.dlog")], env=ENV, stdout=subprocess.DEVNULL)
-            while not any("joined seat 1" in line for line in seen):
-                await trio.sleep(0.05)
+            seat = await spawn(started, [*PY, "join", link, "--quiet", *COMMON, "--seed", "3", "--profile",
+                                         str(tmp_path / "a"), "--out", str(tmp_path / "a.dlog")])
             yield link
             assert await seat.wait() == 0
             assert await host.wait() == 0, seen
-    transcripts = [(tmp_path / f"{who}.dlog").read_bytes() for who in "hab"]
-    assert transcripts[0] == transcripts[1] == transcripts[2]
-    report = verify_transcript_bytes(transcripts[0], require_proofs=False)
-    assert report.valid and report.how == "result" and not report.claims, report
+    same_valid_transcripts(tmp_path, "hab")
 
 
 async def test_a_seat_killed_while_writing_its_secrets_resumes_and_nobody_loses(tmp_path: Path) -> None:
     """Before, the file held the genesis and a torn secrets record: `join --resume` said nothing-to-resume and the
     seat, on the signed roster, was attested silent and lost. Now it takes its seat again with fresh secrets."""
     async with three_seats(tmp_path) as link:
-        killed = await trio.lowlevel.open_process(
+        killed = await trio.run_process(
             [*PY[:1], "-c", KILLED_IN_SECRETS, "40", "join", link, "--quiet", *COMMON, "--seed", "4",
-             "--profile", str(tmp_path / "b")], env=ENV, stdout=subprocess.DEVNULL)
-        assert await killed.wait() == -9
-        assert len(list((tmp_path / "b").glob("games/*/seat-2.dlog"))) == 1
+             "--profile", str(tmp_path / "b")], env=ENV, stdout=subprocess.DEVNULL, check=False)
+        assert killed.returncode == -9
+        assert len(list((tmp_path / "b").glob("games/*/seat-*.dlog"))) == 1
         again = await trio.run_process([*PY, "join", "--resume", "--quiet", *COMMON, "--profile",
                                         str(tmp_path / "b"), "--out", str(tmp_path / "b.dlog")],
                                        capture_stdout=True, capture_stderr=True, check=False, env=ENV)
@@ -135,7 +162,7 @@ async def test_a_full_disk_is_one_line_and_the_command_it_names_finishes_the_gam
                  str(tmp_path / "b.dlog")], capture_stdout=True, capture_stderr=True, check=False, env=ENV)
             lines = full.stderr.decode().strip().splitlines()
             assert full.returncode == 2 and len(lines) == 1, full.stderr.decode()
-            assert lines[0].startswith("p2pdurak: disk-full: the disk is full: ") and "Nothing is lost" in lines[0]
+            assert "the disk is full" in lines[0] and "Nothing is lost" in lines[0], lines
             command = shlex.split(lines[0].split("carry on with: ")[1])
             assert command[:2] == ["p2pdurak", "join"] and command[-1] == "--resume"
             free()
@@ -147,32 +174,57 @@ async def test_a_full_disk_is_one_line_and_the_command_it_names_finishes_the_gam
 async def test_a_host_killed_in_the_lobby_is_reported_gone_and_the_joiner_can_join_again(tmp_path: Path) -> None:
     """Before, the seat printed "dropped connection-closed" again and again until --give-up (300 s). Now it ends as
     soon as the host's address refuses it (or after lobby_give_up), with one line; the same profile joins again."""
-    hosting = [*PY, "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--deck", "24", "--bind", "127.0.0.1",
-               "--bot", "random", "--no-shuffle-proofs", "--no-fsync"]
     joining = ["--bot", "random", "--no-shuffle-proofs", "--no-fsync", "--profile", str(tmp_path / "j")]
     seen: list[str] = []
     with trio.fail_after(60):
-        host = await trio.lowlevel.open_process([*hosting, "--seats", "3", "--profile", str(tmp_path / "h1")],
-                                                stdout=subprocess.PIPE, env=ENV)
-        link = (await read_until(host, "invite link:", seen)).split()[-1]
-        async with trio.open_nursery() as nursery:
+        async with processes() as started, trio.open_nursery() as nursery:
+            host, link = await host_link(started, [*COMMON, "--seats", "3", "--profile", str(tmp_path / "h1")], seen)
             nursery.start_soon(drain, host, seen)
-            join = await trio.lowlevel.open_process([*PY, "join", link, *joining], stdout=subprocess.DEVNULL,
-                                                    stderr=subprocess.PIPE, env=ENV)
-            while not any("joined seat 1" in line for line in seen):
-                await trio.sleep(0.05)
+            join = await spawn(started, [*PY, "join", link, *joining], out=subprocess.PIPE, err=subprocess.PIPE)
+            await read_until(join, "connected", [])  # (the seat is in the lobby)
             host.kill()
-            assert join.stderr is not None
             with trio.fail_after(20):  # (the old --give-up was 300 s)
                 assert await join.wait() == 2
-                error = (await join.stderr.receive_some(4096)).decode()
-        lines = error.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("p2pdurak: table-gone: the table is gone"), error
-        host = await trio.lowlevel.open_process([*hosting, "--seats", "2", "--profile", str(tmp_path / "h2")],
-                                                stdout=subprocess.PIPE, env=ENV)
-        link = (await read_until(host, "invite link:", seen)).split()[-1]
-        async with trio.open_nursery() as nursery:
+            assert join.stderr is not None
+            error = (await join.stderr.receive_some(4096)).decode()
+            lines = error.strip().splitlines()
+            assert len(lines) == 1 and "the table is gone" in lines[0], error
+        async with processes() as started, trio.open_nursery() as nursery:
+            host, link = await host_link(started, [*COMMON, "--seats", "2", "--profile", str(tmp_path / "h2")], seen)
             nursery.start_soon(drain, host, seen)
             again = await trio.run_process([*PY, "join", link, *joining], capture_stdout=True, check=False, env=ENV)
-            assert again.returncode == 0 and "result:" in again.stdout.decode()
+            assert again.returncode == 0
             assert await host.wait() == 0
+
+
+def entries_in(profile: Path) -> int:
+    files = list(profile.glob("games/*/seat-*.dlog"))
+    return len(load_seat(files[0]).entries) if files else 0
+
+
+@pytest.mark.parametrize("transport", ["tcp", "libp2p"])
+async def test_a_host_killed_mid_play_comes_back_with_host_resume(tmp_path: Path, transport: str) -> None:
+    """Issue 24 item 1: a libp2p host killed in play and started again with `host --resume` (its transport, listen
+    address and relays were not in its file, and libp2p kept a failed peer blocked for 60 s) never saw its seats
+    again. Now it listens where its link points and the seats are back at once; TCP, which worked, for comparison."""
+    if transport == "libp2p":
+        pytest.importorskip("libp2p", reason="libp2p is not installed (pip install -e '.[p2p]')")
+    hosting = ["--profile", str(tmp_path / "h"), "--out", str(tmp_path / "h.dlog"), *COMMON]
+    seen: list[str] = []
+    with trio.fail_after(120):
+        async with processes() as started, trio.open_nursery() as nursery:
+            first, link = await host_link(started, ["--transport", transport, "--seats", "3", "--seed", "21",
+                                                    *hosting], seen)
+            nursery.start_soon(drain, first, seen)
+            seats = [await spawn(started, [*PY, "join", link, "--quiet", *COMMON, "--seed", str(30 + who),
+                                           "--profile", str(tmp_path / name), "--out", str(tmp_path / f"{name}.dlog")])
+                     for who, name in enumerate("ab")]
+            while entries_in(tmp_path / "h") < 40:  # in play
+                await trio.sleep(0.05)
+            first.kill()
+            await first.wait()
+            again = await trio.run_process([*PY, "host", "--resume", "--bot", "random", *hosting],  # no --transport
+                                           capture_stdout=True, capture_stderr=True, check=False, env=ENV)
+            assert again.returncode == 0, again.stderr.decode()
+            assert [await seat.wait() for seat in seats] == [0, 0]
+    same_valid_transcripts(tmp_path, "hab")

@@ -15,6 +15,7 @@ from libp2p.crypto.x25519 import create_new_key_pair as create_x25519_key_pair
 from libp2p.custom_types import TProtocol
 from libp2p.exceptions import BaseLibp2pError
 from libp2p.network.config import ConnectionConfig
+from libp2p.network.swarm import Swarm
 from libp2p.peer.id import ID
 from libp2p.peer.peerinfo import PeerInfo, info_from_p2p_addr
 from libp2p.relay.circuit_v2.config import RelayConfig, RelayRole
@@ -103,6 +104,12 @@ class P2PNode:
             if text:
                 own.append(text)
         return tuple(dict.fromkeys([*own, *self.relay_addrs]))
+
+    def listen_addrs(self) -> tuple[str, ...]:
+        """Where this node listens, as bound (a wildcard address kept, the port the system gave): to listen at the
+        same place again after a restart, so that the links given out still lead here."""
+        return tuple(dict.fromkeys(str(a).split("/p2p/")[0] for a in self.host.get_addrs()
+                                   if "/p2p-circuit" not in str(a)))
 
     def listener(self) -> P2PListener:
         return P2PListener(self._incoming_rx.clone())
@@ -259,6 +266,11 @@ class P2PNode:
         if circuits:  # a direct address that never answered (a host's LAN address seen from another home) is not
             direct = [a for a in direct if str(a) not in self._silent]  # waited on again while a relay reaches it
         failure: Exception = OSError("no usable address")
+        network = self.host.get_network()
+        if isinstance(network, Swarm):
+            # libp2p refuses for 60 s to dial a peer whose every address just failed (its negative cache): a host
+            # or seat restarted within that time would stay out of reach. Our callers pace their own retries.
+            network.unblock_peer(pid)
         if direct:
             with trio.move_on_after(self.direct_timeout) as waited:
                 try:
