@@ -20,7 +20,7 @@ from libp2p.peer.id import ID
 from libp2p.peer.peerinfo import PeerInfo, info_from_p2p_addr
 from libp2p.relay.circuit_v2.config import RelayConfig, RelayRole
 from libp2p.relay.circuit_v2.protocol import PROTOCOL_ID as HOP_PROTOCOL_ID
-from libp2p.relay.circuit_v2.protocol import STOP_PROTOCOL_ID, CircuitV2Protocol
+from libp2p.relay.circuit_v2.protocol import STOP_PROTOCOL_ID
 from libp2p.relay.circuit_v2.resources import RelayLimits
 from libp2p.relay.circuit_v2.transport import CircuitV2Transport
 from libp2p.security.noise.exceptions import PeerIDMismatchesPubkey
@@ -33,6 +33,7 @@ from p2pdurak.errors import LocalError
 from p2pdurak.net import messages as m
 from p2pdurak.net.errors import NetFault
 from p2pdurak.net.links import MAX_MULTIADDRS, Invite, key_of_peer_id, peer_id_of_key
+from p2pdurak.net.p2p.circuits import OwnCircuits
 from p2pdurak.net.p2p.punch import Punch, is_relayed
 from p2pdurak.net.p2p.quiet import silence_libp2p
 from p2pdurak.net.p2p.stream import P2PListener, P2PStream, connection_path
@@ -341,7 +342,7 @@ async def open_p2p_node(
     lone: BaseException | None = None
     try:
         async with host.run(listen_addrs=listen_addrs), trio.open_nursery() as nursery:
-            protocol = CircuitV2Protocol(host, limits=GAME_RELAY_LIMITS, allow_hop=relay)
+            protocol = OwnCircuits(host, limits=GAME_RELAY_LIMITS, allow_hop=relay)
             host.set_stream_handler(HOP_PROTOCOL_ID, protocol._handle_hop_stream)
             host.set_stream_handler(STOP_PROTOCOL_ID, protocol._handle_stop_stream)
             circuit = CircuitV2Transport(host, protocol, RelayConfig(roles=roles, limits=GAME_RELAY_LIMITS))
