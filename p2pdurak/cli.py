@@ -74,8 +74,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         return module.run(args)
-    except DurakError as exc:
-        print(f"p2pdurak: {exc}", file=sys.stderr)
+    except DurakError as exc:  # one line in words; the reason code goes to the debug log (P2PDURAK_DEBUG=1)
+        import logging
+
+        logging.getLogger("p2pdurak").debug("%s: %s", exc.reason, exc.message)
+        print(f"p2pdurak: {exc.message or exc.reason}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("p2pdurak: interrupted", file=sys.stderr)

@@ -205,6 +205,16 @@ RESULT_YOUR_TEAM_SAFE = N_("Your team is safe.")
 RESULT_TEAM_LOST = N_("The team of {players} is the durak.")
 RESULT_GAME_OVER = N_("Game over.")
 RESULT_ABORTED = N_("The game was aborted: {reason}")
+# Translators: the game ended without a loser (a player left or went silent where nobody could prove it)
+RESULT_STOPPED = N_("The game was stopped; nobody loses.")
+RESULT_LEFT = N_("{player} left the game and loses it.")
+# Translators: every other player signed that {player} kept the game waiting too long
+RESULT_WENT_SILENT = N_("{player} stopped answering and loses the game (every other player signed that).")
+RESULT_FALSE_DECLARATION = N_("{player} showed a false lowest trump and loses the game.")
+# Translators: the audit at the end found that {player} did not shuffle or lock the deck honestly
+RESULT_FALSE_SHUFFLE = N_("The audit found that {player} did not shuffle honestly: {player} loses the game.")
+# Translators: why a game stopped: {reason} of "The game was aborted: {reason}"
+ABORT_CONNECTION_LOST = N_("the connection to the host was lost")
 RESULT_FAULT = N_("{player} broke the protocol ({reason}) and loses the game.")
 RESULT_HOST_ACCUSED = N_("The host did not pass on a move in time; the game was stopped.")
 RESULT_MATCH_SCORE = NP_("Score after {n} game: {score}", "Score after {n} games: {score}")
@@ -278,7 +288,7 @@ QUIT_LEFT = N_("You left the game.")
 JOIN_PROMPT = N_("Invite link (durak://… or HOST:PORT and the key code): ")
 JOIN_NOT_A_LINK = N_("That is not an invite link.")
 JOIN_LINK_FORMS = N_(
-    "An invite link looks like durak://HOST:PORT/GAME-ID#KEY, or HOST:PORT followed by the 12-letter key code "
+    "An invite link looks like durak://HOST:PORT/GAME-ID#KEY, or HOST:PORT followed by the 12-character key code "
     "(abcd-efgh-ijkl)."
 )
 # Translators: `p2pdurak join` with no link looks for tables announced on the local network for a few seconds

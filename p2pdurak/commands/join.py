@@ -82,7 +82,7 @@ def _run(args: argparse.Namespace, profile: Path) -> int:
     from p2pdurak.net.api import Ending, ignore_event
     from p2pdurak.net.config import NetConfig
     from p2pdurak.netgame.cli_support import result_line, run_trio, write_transcript
-    from p2pdurak.netgame.join import prepare_join, print_event, run_seat
+    from p2pdurak.netgame.join import ended_early, prepare_join, print_event, run_seat
     from p2pdurak.netgame.seat import PrintingListener, SeatRunner
     from p2pdurak.netgame.session import NetSession, play_seat
     from p2pdurak.randomness import SeededRng, system_rng
@@ -168,7 +168,7 @@ def _run(args: argparse.Namespace, profile: Path) -> int:
         print("you left the table before the game began", flush=True)  # (Leave on the page)
         return 0
     if runner.genesis_bytes is None:
-        raise LocalError(ending.reason, f"the game ended before it started ({ending.reason})")
+        raise ended_early(ending.reason)
     data = runner.transcript()
     game_id = runner.peer.genesis.data.game_id.hex() if runner.peer is not None else "unknown"
     path = write_transcript(data, args.out, profile / "games" / game_id / "transcript.dlog")

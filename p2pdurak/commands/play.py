@@ -63,6 +63,8 @@ def options_from(args: argparse.Namespace) -> Options:
     if args.players is not None:
         seats = args.players
     elif args.bots is not None:
+        if not 1 <= args.bots <= 5:  # (said in the option's own terms, not as the table size it makes)
+            raise LocalError("bad-options", f"--bots takes 1 to 5 computer players, not {args.bots}")
         seats = args.bots + 1
     elif args.teams is not None:
         seats = TEAM_SEATS[args.teams]

@@ -24,6 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from p2pdurak.cards import format_card
     from p2pdurak.errors import LocalError
     from p2pdurak.peer.verify import claim_lines, outcome_text, verify_transcript_bytes
+    from p2pdurak.peer.words import invalid_text, player
 
     try:
         data = Path(args.file).read_bytes()
@@ -32,16 +33,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = verify_transcript_bytes(data)
     except LocalError as exc:
-        return _unreadable(args, exc.reason, f"{args.file} is not a p2pdurak transcript ({exc.message})")
+        what = "" if exc.message == "not a p2pdurak transcript" else f" ({exc.message})"
+        return _unreadable(args, exc.reason, f"{args.file} is not a p2pdurak transcript{what}")
     if args.json:
         print(json.dumps(report.to_json(), sort_keys=True))
         return 0 if report.valid else 1
 
     def who(seat: int | None) -> str:
-        if seat is None:
-            return "nobody in particular"
-        name = report.names[seat] if seat < len(report.names) else "?"
-        return f"seat {seat} ({name})"
+        return "nobody in particular" if seat is None else player(report.names, seat)
 
     for v in report.verdicts:
         outcome = "caught cheating" if v.caught else "played honestly: the challenger is marked"
@@ -55,10 +54,9 @@ def run(args: argparse.Namespace) -> int:
     for line in claim_lines(report):
         print(line)
     for f in report.faults:
-        print(f"fault: {who(f.seat)}: {f.reason} ({f.message})")
+        print(f"fault: {who(f.seat)}: {f.message}")
     if not report.valid:
-        where = "the genesis" if report.entry is None else f"entry {report.entry}"
-        print(f"INVALID: {report.reason} at {where}; at fault: {who(report.seat)}. {report.message}")
+        print(invalid_text(report))
         return 1
     print(f"valid transcript: {report.entries} entries")
     if report.result is not None:
@@ -69,17 +67,17 @@ def run(args: argparse.Namespace) -> int:
 def _accusation_line(acc: ReportedAccusation, who: Callable[[int | None], str]) -> str:
     """One line for an authentic accusation record: a proof (a false-reject that holds) reads differently from a
     claim (R-PEER-49)."""
-    head = f"accusation: {who(acc.accuser)} accuses {who(acc.accused)} of {acc.reason}"
+    head = f"accusation: {who(acc.accuser)} accuses the host, {who(acc.accused)},"
     if acc.reason == "silent-host":
-        return f"{head}: the game waited on the host past the accuser's time-out; an accusation (not a proof)"
+        return f"{head} of keeping the game waiting past the accuser's time-out; an accusation (not a proof)"
     if acc.reason == "false-reject":
-        what = f"{head}: the host signed a Reject of the move of {who(acc.author)} with counter {acc.counter}"
+        what = f"{head} of refusing the move of {who(acc.author)} with counter {acc.counter} in a signed refusal"
         if acc.proven:
-            return f"{what}, which was valid where the Reject says it was judged; proven"
+            return f"{what}; the move was valid where the refusal says it was judged: proven"
         return f"{what}; an accusation (not a proof)"
     at_head = "the host had to append it" if acc.valid_at_head else "the host could have refused it"
-    return (f"{head}: the move of {who(acc.author)} with counter {acc.counter} was never appended ({at_head}); "
-            "an accusation (not a proof)")
+    return (f"{head} of never appending the move of {who(acc.author)} with counter {acc.counter} ({at_head}); an "
+            "accusation (not a proof)")
 
 
 def _unreadable(args: argparse.Namespace, reason: str, message: str) -> int:

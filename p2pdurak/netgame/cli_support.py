@@ -74,11 +74,12 @@ def result_line(data: bytes, *, require_proofs: bool = True) -> tuple[str, dict[
     """A one-line summary and the verifier's JSON report of a transcript (`require_proofs=False`: a benchmark game
     without shuffle proofs, replayed as such; `p2pdurak verify` still refuses it)."""
     from p2pdurak.peer.verify import outcome_text, verify_transcript_bytes
+    from p2pdurak.peer.words import invalid_text
 
     report = verify_transcript_bytes(data, require_proofs=require_proofs)
     js = report.to_json()
     if not report.valid:
-        return f"INVALID transcript: {report.reason} (seat {report.seat}): {report.message}", js
+        return invalid_text(report), js
     return outcome_text(report), js
 
 

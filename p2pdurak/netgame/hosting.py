@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import logging
 import secrets
 import socket
 from pathlib import Path
@@ -22,7 +23,7 @@ from p2pdurak.net.portmap import PortMapper
 from p2pdurak.net.transport import P2PTransport
 from p2pdurak.netgame.cli_support import options_from_args, result_line, write_transcript
 from p2pdurak.netgame.frontend import INVITE, FrontEnd, PlayerFactory, Progress
-from p2pdurak.netgame.join import user_error
+from p2pdurak.netgame.join import ended_early, user_error
 from p2pdurak.netgame.links import host_links
 from p2pdurak.netgame.seat import PrintingListener, SeatRunner
 from p2pdurak.netgame.session import NetSession, play_seat
@@ -50,6 +51,14 @@ def _lan_ipv4(address: str) -> bool:
     except ValueError:
         return False  # a DNS name given with --advertise
     return ip.version == 4 and not ip.is_loopback and not ip.is_unspecified
+
+
+log = logging.getLogger("p2pdurak.host")
+# the host's words for turning someone away (NetEvent refused; already-seated has its own line)
+HOST_REFUSALS = {
+    "table-full": "turned a player away: the table is full",
+    "not-in-roster": "turned away someone who is not at this table",
+}
 
 
 class HostCommand:
@@ -101,15 +110,56 @@ class HostCommand:
             self.say(f"[host] refused a second connection with the key of {name or 'a seated player'}: two players "
                      "on one profile? (each needs their own: --profile DIR)")
             return
-        if event.kind in ("joined", "left", "dropped", "silent", "aborted", "refused", "started"):
-            seat = "" if event.seat is None else f" seat {event.seat}"
-            path = ""
-            if event.kind == "joined" and self.node is not None and self.side is not None and event.seat:
-                path = f" ({self.side.server.paths().get(event.seat, '?')})"  # how it reaches us: relayed, ...
-            self.say(f"[host] {event.kind}{seat} {event.reason}{path}".rstrip())
+        line = self._event_words(event)
+        if line:
+            self.say(f"[host] {line}")
             if event.kind == "started" and event.reason == "session" and self.node is not None and self.side:
                 self.links = {seat: path for seat, path in self.side.server.paths().items() if seat}
                 self.say("[host] links: " + ", ".join(f"seat {s} {p}" for s, p in sorted(self.links.items())))
+
+    def _event_words(self, event: NetEvent) -> str:
+        """The host's screen before the game: what happened, in words (the codes go to the debug log)."""
+        log.debug("%s seat=%s %s", event.kind, event.seat, event.reason)
+        side = self.side
+        if side is None:
+            return ""
+        server = side.server
+        lobby = server.phase == "lobby"
+        name = event.reason if event.kind in ("joined", "left") else self._name(event.seat)
+        if event.kind == "joined":
+            path = ""
+            if self.node is not None and event.seat:
+                path = f" ({server.paths().get(event.seat, '?')})"  # how it reaches us: relayed, ...
+            if lobby and event.seat == 0:
+                return ""  # the host's own seat
+            if lobby:
+                return f"{name} sat down{path}: {len(server.connected)} of {server.seats} seated"
+            return f"{name} is connected{path}"
+        if event.kind == "left":
+            if event.seat == 0 or server.phase == "closed":
+                return ""  # the host's own seat, or the end of the game: everyone goes
+            return f"{name} left the table" if lobby else f"{name} lost the connection"
+        if event.kind == "refused":
+            return HOST_REFUSALS.get(event.reason, "")
+        if event.kind == "started" and event.reason == "signing":
+            return "the game begins: every player signs the table (who sits where, and the options)"
+        if event.kind == "started":
+            return "everyone signed; shuffling"
+        if event.kind == "silent":
+            return f"{name} did not answer in time"
+        if event.kind == "aborted":
+            why = f"{name} did not sign in time" if event.reason == "silent-seat" else "a player's signature was wrong"
+            return f"the game was called off before the shuffle: {why}"
+        return ""  # dropped connections and the like: the debug log only
+
+    def _name(self, seat: int | None) -> str:
+        side = self.side
+        if side is None or seat is None:
+            return "a player"
+        roster = side.server.roster
+        if 0 <= seat < len(roster):
+            return roster[seat].name
+        return side.server.seat_names().get(seat, "a player")
 
     def _relink(self, event: NetEvent) -> None:
         """A seat that came back once the game began (after a hole punch: over the punched connection) is on
@@ -195,7 +245,7 @@ class HostCommand:
         else:
             ending = await self._serve(side, session)
         if runner.genesis_bytes is None:
-            raise LocalError(ending.reason, f"the game ended before it started ({ending.reason})")
+            raise ended_early(ending.reason)
         data = runner.transcript()
         game_id = runner.genesis_bytes and side.server.game_id.hex()
         path = write_transcript(data, self.args.out, self.profile / "games" / str(game_id) / "transcript.dlog")

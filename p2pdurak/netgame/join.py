@@ -23,6 +23,24 @@ class SeatOutcome:
     runner: SeatRunner
 
 
+# Why the host turned us away (its Bye or Abort answering our Join), and why the party that answered is not the
+# invited host; the codes stay in the debug log (cli.main)
+REFUSALS = {
+    "table-full": "the host turned us away: the table is full",
+    "not-in-roster": "the host turned us away: the game has begun without us",
+    "game-over": "the host turned us away: the game is over",
+    "silent-seat": "the game was called off before it began: a player did not sign in time",
+}
+REFUSED_HOW = "(ask the host for a new table if you want to play)"
+HOST_FAULTS = {
+    "wrong-host-key": "its key is not the one in the link (a mistyped link, or someone else at that address)",
+    "wrong-transport-key": "its key is not the one in the link (someone else at that address)",
+    "wrong-game": "it now runs another table; ask the host for the new link",
+    "bad-hello": "it could not prove the key in the link",
+    "bad-version": "it runs another version of p2pdurak",
+}
+
+
 def user_error(exc: Exception) -> LocalError:
     """A transport failure as the one line a person can act on."""
     if isinstance(exc, JoinRefused):
@@ -30,9 +48,10 @@ def user_error(exc: Exception) -> LocalError:
             return LocalError(exc.reason, "the host already has a player with this key at the table: is someone on "
                                           "this machine playing with the same profile? A second player needs a "
                                           "profile of their own (--profile DIR)")
-        return LocalError(exc.reason, f"the host refused us: {exc.reason}")
+        return LocalError(exc.reason, REFUSALS.get(exc.reason, "the host turned us away") + " " + REFUSED_HOW)
     if isinstance(exc, NetFault):
-        return LocalError(exc.reason, f"the host is not the one invited ({exc.reason}: {exc.message})")
+        why = HOST_FAULTS.get(exc.reason, f"it broke the protocol ({exc.message})")
+        return LocalError(exc.reason, f"the party at that address is not the host of the invite: {why}")
     if isinstance(exc, ConnectionClosed) and exc.reason == "table-gone":
         return LocalError(exc.reason, "the table is gone: the host stopped before the game began (nothing was "
                           "signed, nobody lost); join again with a new invite from the host")
@@ -91,6 +110,20 @@ async def run_seat(client: Client, runner: SeatRunner) -> SeatOutcome:
     return SeatOutcome(ending, runner)
 
 
+EARLY_ENDS = {  # how a session ended before the game began, in words (the codes stay in the debug log)
+    "silent-seat": "a player did not sign the table in time",
+    "host-failed": "the host's own seat failed",
+    "game-over": "the host closed the table",
+    "connection-lost": "the connection to the host was lost",
+}
+
+
+def ended_early(reason: str) -> LocalError:
+    """The game ended before it started: one line in words."""
+    why = EARLY_ENDS.get(reason, "the game was called off")
+    return LocalError(reason, f"the game ended before it started: {why}")
+
+
 UNREACHABLE_WORDS = {
     "connection-refused": "nothing answers there (the connection was refused)",
     "no-answer": "no answer yet",
@@ -98,13 +131,25 @@ UNREACHABLE_WORDS = {
 }
 
 
+NET_WORDS = {  # (a reconnection's attempts are not news one by one: "dropped" said it)
+    "connected": "connected to the host",
+    "dropped": "lost the connection to the host; reconnecting",
+    "aborted": "the game was called off",
+    "silent": "a player did not answer in time",
+}
+
+
 def print_event(event: NetEvent) -> None:
+    if event.kind == "punch":
+        print(f"[net] punch {event.reason}".rstrip(), flush=True)
+        return
+    if event.kind in NET_WORDS:
+        print(f"[net] {NET_WORDS[event.kind]}", flush=True)
+        return
     if event.kind == "unreachable":
         why = UNREACHABLE_WORDS.get(event.reason, "something answered, but not as a p2pdurak table")
         print(f"[net] cannot reach the host yet: {why}. Check that the address is the one the host gave you, that "
               "the host's p2pdurak is still running, and that no firewall blocks the connection; still trying",
               flush=True)
         return
-    if event.kind in ("connected", "reconnecting", "dropped", "aborted", "silent", "punch"):
-        seat = "" if event.seat is None else f" seat {event.seat}"
-        print(f"[net] {event.kind}{seat} {event.reason}".rstrip(), flush=True)
+

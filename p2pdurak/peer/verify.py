@@ -26,6 +26,7 @@ from p2pdurak.peer import game
 from p2pdurak.peer.events import Verdict
 from p2pdurak.peer.peer import Peer
 from p2pdurak.peer.rejects import check_false_reject, check_silent_host, judge_record
+from p2pdurak.peer.words import player, players
 from p2pdurak.rules import GameResult
 
 
@@ -319,27 +320,36 @@ def _valid_at_head(observer: Peer, accusation: CheckedAccusation) -> bool:
     return True
 
 
+FORFEIT_WORDS = {
+    "false-declaration": "a false lowest-trump declaration, opened by the cards",
+    "bad-shuffle": "a shuffle that the audit found false",
+    "bad-lock": "a locking step that the audit found false",
+    "false-claim": "a false claim that another player's card was no card",
+}
+
+
 def outcome_text(report: VerifyReport) -> str:
     """The result of a valid transcript in words, saying what proves a loss (R-PEER-40)."""
     res, names = report.result, report.names
 
     def who(seat: int | None) -> str:
-        return "nobody" if seat is None else f"seat {seat} ({names[seat] if seat < len(names) else '?'})"
+        return player(names, seat)
 
     if res is None:
         return "no result"
     if res.forfeit is not None and res.forfeit_reason == game.LEAVING:
-        return f"{who(res.forfeit)} left the game: its own signed forfeit, it loses"
+        return f"{who(res.forfeit)} left the game (their own signed forfeit): they lose"
     if res.forfeit is not None and res.forfeit_reason == game.SILENT_SEAT:
-        return f"{who(res.forfeit)} was silent, attested by every other seat: it loses"
+        return f"{who(res.forfeit)} went silent, attested by every other player: they lose"
     if report.how == "abort" and res.forfeit is None and res.durak is None:
         return "aborted: nobody is proven at fault, nobody loses"
     if res.forfeit is not None:
-        return f"{who(res.forfeit)} loses by forfeit ({res.forfeit_reason})"
+        why = FORFEIT_WORDS.get(res.forfeit_reason, "a fault the record proves")
+        return f"{who(res.forfeit)} loses by forfeit: {why}"
     if res.draw:
         return "result: a draw"
     if res.losing_team is not None:
-        return "result: the losing team is " + ", ".join(who(s) for s in res.losing_team)
+        return "result: the losing team is " + players(names, res.losing_team)
     pogony = f", with pogony ({res.pogony})" if res.pogony else ""
     return f"result: the durak is {who(res.durak)}{pogony}"
 
@@ -349,9 +359,8 @@ def claim_lines(report: VerifyReport) -> list[str]:
     names = report.names
     lines = []
     for c in report.claims:
-        signers = ", ".join(f"{s} ({names[s]})" for s in c.signers)
-        head = (f"claim: seat {c.by} ({names[c.by]}) named seat {c.accused} ({names[c.accused]}) silent at entry "
-                f"{c.entry}")
+        signers = players(names, c.signers)
+        head = f"claim: {player(names, c.by)} named {player(names, c.accused)} silent at entry {c.entry}"
         if c.attested:
             lines.append(f"{head}; signed by every other seat ({signers}): proven")
         elif c.answered is not None:

@@ -36,6 +36,7 @@ from p2pdurak.ui.texts import (
     phase_text,
     progress_text,
     result_lines,
+    stop_text,
 )
 
 LOG_KEEP = 50
@@ -201,7 +202,7 @@ class GameApp:
             lines = [fault_text(self.fault.seat, self.fault.reason, self.names)]
         closed = self.closed
         if result is None and self.fault is None and closed is not None and closed.reason != "game-over":
-            lines.append(_(S.RESULT_ABORTED).format(reason=closed.message or closed.reason))
+            lines.append(_(S.RESULT_ABORTED).format(reason=stop_text(closed.reason)))
         if result is not None:
             for s in result.losers:
                 m.score[s] = m.score.get(s, 0) + 1

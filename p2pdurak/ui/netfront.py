@@ -82,6 +82,7 @@ class TerminalFrontEnd:
         from p2pdurak.ui.app import GameApp
 
         outcome = await GameApp(session, self.lines, offer_next_game=False).run()
+        self.terminal.leave_prompt()  # (the command's result line comes next: not after the prompt)
         return outcome.quit
 
 

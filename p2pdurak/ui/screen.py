@@ -18,7 +18,7 @@ from p2pdurak.i18n_strings import card_text, suit_name
 from p2pdurak.rules import Beat, Challenge, Pass, Play, ShowTrump, State, Take, Transfer, legal_actions
 from p2pdurak.rules.state import DECLARING, PLAYING
 from p2pdurak.ui.keys import Offer, hand_order, table_key
-from p2pdurak.ui.texts import Names
+from p2pdurak.ui.texts import Names, is_bito
 
 WIDTH, HEIGHT = 80, 24
 SEP = " · "
@@ -327,8 +327,7 @@ def offer_atoms(m: Model) -> list[Text]:
         if isinstance(o.action, Take):
             atoms.append(_group(_(S.MOVE_TAKE), [o.keys], "", False))
         elif isinstance(o.action, Pass):
-            done = o.action.seat == v.attacker and not v.options.cheating
-            atoms.append(_group(_(S.MOVE_DONE if done else S.MOVE_PASS), [o.keys], "", False))
+            atoms.append(_group(_(S.MOVE_DONE if is_bito(o.action.seat, v) else S.MOVE_PASS), [o.keys], "", False))
     challenges = [o.keys for o in m.offers if isinstance(o.action, Challenge)]
     if challenges:
         atoms.append(_group(_(S.MOVE_CHALLENGE), challenges, "", False))

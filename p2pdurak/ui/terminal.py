@@ -141,6 +141,12 @@ class ConsoleTerminal:
         self.console.print(prompt + (self.editor.buffer if self._cbreak else ""), end="")
         self.console.file.flush()
 
+    def leave_prompt(self) -> None:
+        """End the prompt's line, so that what the command prints next starts a line of its own."""
+        if self._prompt:
+            self.console.print("")
+            self._prompt = ""
+
     def print_lines(self, lines: list[Text]) -> None:
         for line in lines:
             self.console.print(line, no_wrap=True, overflow="crop", crop=True)

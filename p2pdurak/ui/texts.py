@@ -72,8 +72,7 @@ def action_text(action: Action, before: State, after: State, names: Names) -> st
     if isinstance(action, Take):
         return _(S.LOG_TAKES).format(player=who)
     if isinstance(action, Pass):
-        done = action.seat == before.attacker and not before.options.cheating
-        return _(S.LOG_DONE if done else S.LOG_PASSES).format(player=who)
+        return _(S.LOG_DONE if is_bito(action.seat, before) else S.LOG_PASSES).format(player=who)
     if isinstance(action, Challenge):
         return _(S.LOG_CHALLENGES).format(player=who, card=card_text(action.card))
     return repr(action)  # pragma: no cover - every action kind is told above
@@ -108,9 +107,18 @@ def bout_end_lines(before: State, after: State, names: Names, added: int = 0) ->
     return lines
 
 
-def quiet_pass(action: Action, before: State, me: int) -> bool:
-    """Passes that would crowd the short log: everyone's but our own and the first attacker's "done" (in the
+def is_bito(seat: int, view: State) -> bool:
+    """A pass of `seat` is the first attacker's "done": the bout is beaten off (Bito) once the others pass too. Not
+    after a take (the defender picks the cards up: no Bito), nor in the cheating variant (everyone passes there)."""
+    return seat == view.attacker and not view.options.cheating and not view.taken
+
+
+def quiet_action(action: Action, before: State, me: int) -> bool:
+    """Moves that would crowd the short log: every seat's "no trump that low" while the first attacker is found
+    (the trump shown and who attacks first are told), and passes, but our own and the first attacker's (in the
     cheating variant every seat passes after every card, so only our own are told)."""
+    if isinstance(action, Declare):
+        return action.card is None
     if not isinstance(action, Pass) or action.seat == me:
         return False
     return before.options.cheating or action.seat != before.attacker
@@ -124,7 +132,7 @@ def entry_lines(change: EntryApplied, names: Names) -> list[str]:
     for ev in change.events:
         if isinstance(ev, ActionApplied) and before is not None and after is not None:
             added += isinstance(ev.action, (Play, Beat, Transfer))
-            if not quiet_pass(ev.action, before, names.me):
+            if not quiet_action(ev.action, before, names.me):
                 lines.append(action_text(ev.action, before, after, names))
         elif isinstance(ev, Verdict):
             lines.append(verdict_text(ev, names))
@@ -278,9 +286,24 @@ def progress_text(progress: Progress, names: Names) -> str:
 # ------------------------------------------------------------------------------------------------------ results
 
 
+FORFEIT_TEXTS = {"leaving": S.RESULT_LEFT, "silent-seat": S.RESULT_WENT_SILENT,
+                 "false-declaration": S.RESULT_FALSE_DECLARATION, "bad-shuffle": S.RESULT_FALSE_SHUFFLE,
+                 "bad-lock": S.RESULT_FALSE_SHUFFLE}
+STOP_TEXTS = {"connection-lost": S.ABORT_CONNECTION_LOST}
+
+
+def stop_text(reason: str) -> str:
+    """Why a game stopped, in words where we have them (a message the connection gave is passed as it is)."""
+    known = STOP_TEXTS.get(reason)
+    return _(known) if known is not None else reason
+
+
 def fault_text(seat: int | None, reason: str, names: Names) -> str:
     if seat is None:
-        return _(S.RESULT_ABORTED).format(reason=reason)
+        return _(S.RESULT_ABORTED).format(reason=stop_text(reason))
+    special = FORFEIT_TEXTS.get(reason)
+    if special is not None:
+        return _(special).format(player=names.plain(seat))
     return _(S.RESULT_FAULT).format(player=names.plain(seat), reason=reason)
 
 
@@ -293,7 +316,7 @@ def result_lines(result: GameResult | None, ended: GameEnded | None, me: int, na
         if result.forfeit is not None:
             lines.append(fault_text(result.forfeit, result.forfeit_reason, names))
         else:
-            lines.append(_(S.RESULT_ABORTED).format(reason=result.forfeit_reason or "abort"))
+            lines.append(_(S.RESULT_STOPPED))
         return lines
     if result.forfeit is not None:
         lines.append(fault_text(result.forfeit, result.forfeit_reason, names))

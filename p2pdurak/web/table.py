@@ -36,10 +36,12 @@ from p2pdurak.ui.texts import (
     error_text,
     fault_text,
     host_refusal_text,
+    is_bito,
     match_score_text,
     phase_text,
     progress_text,
     result_lines,
+    stop_text,
 )
 from p2pdurak.web import texts as W
 from p2pdurak.web.server import Inbound, WebServer
@@ -416,7 +418,7 @@ class WebTable:
             lines = [fault_text(self.fault.seat, self.fault.reason, self.names)]
         closed = self.closed
         if result is None and self.fault is None and closed is not None and closed.reason != "game-over":
-            lines.append(_(S.RESULT_ABORTED).format(reason=closed.message or closed.reason))
+            lines.append(_(S.RESULT_ABORTED).format(reason=stop_text(closed.reason)))
         saved = self.end["saved"]
         return {
             "lines": lines,
@@ -441,8 +443,7 @@ def _label(action: dict[str, Any], view: State) -> str:
         "transfer": _(S.MOVE_TRANSFER),
         "show": _(S.MOVE_SHOW_TRUMP),
         "take": _(S.MOVE_TAKE),
-        "pass": _(S.MOVE_DONE if action.get("seat") == view.attacker and not view.options.cheating
-                  else S.MOVE_PASS),
+        "pass": _(S.MOVE_DONE if is_bito(action.get("seat", -1), view) else S.MOVE_PASS),
         "challenge": _(S.MOVE_CHALLENGE),
     }[kind]
     if "card" in action:

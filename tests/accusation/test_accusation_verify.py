@@ -168,11 +168,11 @@ def test_verify_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     names = g.table.genesis.name(1), g.table.genesis.name(g.host)
     assert code == 1
     assert [line for line in lines if line.startswith("accusation:")] == [
-        f"accusation: seat 1 ({names[0]}) accuses seat {g.host} ({names[1]}) of censored-move: the move of seat 1 "
-        f"({names[0]}) with counter {g.signed[k].counter} was never appended (the host had to append it); an "
-        "accusation (not a proof)"
+        f"accusation: {names[0]} accuses the host, {names[1]}, of never appending the move of {names[0]} with "
+        f"counter {g.signed[k].counter} (the host had to append it); an accusation (not a proof)"
     ]
-    assert lines[-1].startswith(f"INVALID: censored-move at entry {k}; at fault: seat {g.host} ({names[1]}).")
+    assert lines[-1] == (f"INVALID at entry {k}: {names[0]} accuses the host, {names[1]}, of hiding a move of "
+                         f"{names[0]}; a time-out is not a proof")
 
 
 def test_verify_misplaced_accusation_is_unreadable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

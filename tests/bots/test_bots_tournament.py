@@ -107,7 +107,7 @@ def test_tournament_command_text_and_hard_budget(capsys: pytest.CaptureFixture[s
 
 def test_bad_game_count_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--a", "easy", "--b", "easy", "--games", "0"]) == 2
-    assert "bad-games" in capsys.readouterr().err
+    assert "--games must be at least 1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("options", [Options(), Options(players=3, transfer=True, show_trump=True, cheating=True)],

@@ -49,13 +49,13 @@ def run(*args: str, profile: Path) -> subprocess.CompletedProcess[str]:
 def test_an_unwritable_profile_stops_host_join_and_play_in_one_line(unwritable: Path) -> None:
     host = run("host", "--bot", "random", "--no-announce", "--no-upnp", "--bind", "127.0.0.1", "--no-lobby-input",
                profile=unwritable)
-    one_line_error(host, "cannot-write")
+    one_line_error(host, "cannot save games in")
     assert "invite link" not in host.stdout  # it found out before it opened the lobby
     join = run("join", f"127.0.0.1:{free_port()}", "abcd-efgh-ijkl", "--bot", "random", "--give-up", "5",
                profile=unwritable)
-    one_line_error(join, "cannot-write")  # before it dialled the host (else: host-unreachable)
+    one_line_error(join, "cannot save games in")  # before it dialled the host (else: host-unreachable)
     assert "joining" not in join.stdout
     play = run("play", "--ui", "terminal", "--bots", "1", profile=unwritable)
-    one_line_error(play, "cannot-write")
+    one_line_error(play, "cannot save games in")
     for done in (host, join, play):
         assert str(unwritable) in done.stderr and "P2PDURAK_HOME" in done.stderr

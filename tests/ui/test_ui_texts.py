@@ -10,7 +10,7 @@ from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
 from p2pdurak.netgame.frontend import EntryApplied, SeatInfo
 from p2pdurak.peer import ActionApplied
-from p2pdurak.rules import Beat, GameResult, Options, Pass, Play, Transfer, apply, view_of
+from p2pdurak.rules import Beat, GameResult, Options, Pass, Play, Transfer, apply, legal_actions, view_of
 from p2pdurak.rules.state import DECLARING
 from p2pdurak.ui.texts import Names, entry_lines, match_score_text, refusal_text, result_lines
 from tests.ui.test_ui_keys import states
@@ -65,7 +65,15 @@ def test_ui_texts_results(lang: str) -> None:
     safe = result_lines(GameResult(None, (1, 3), False, 0, ()), None, 0, NAMES)
     assert safe == [_(S.RESULT_TEAM_LOST).format(players="Anya, Vera"), _(S.RESULT_YOUR_TEAM_SAFE)]
     forfeit = result_lines(GameResult(1, None, False, 0, (), 1, "false-declaration"), None, 0, NAMES)
-    assert forfeit[0] == _(S.RESULT_FAULT).format(player="Anya", reason="false-declaration")
+    assert forfeit[0] == _(S.RESULT_FALSE_DECLARATION).format(player="Anya")
+    from p2pdurak.peer.events import GameEnded
+
+    left = GameResult(1, None, False, 0, (), 1, "leaving")
+    assert result_lines(left, GameEnded(left, "abort", None), 0, NAMES) == [_(S.RESULT_LEFT).format(player="Anya")]
+    stopped = GameResult(None, None, False, 0, (), None, "leaving")
+    assert result_lines(stopped, GameEnded(stopped, "abort", None), 0, NAMES) == [_(S.RESULT_STOPPED)]
+    for line in (*result_lines(left, GameEnded(left, "abort", None), 0, NAMES), _(S.RESULT_STOPPED)):
+        assert "leaving" not in line and "abort" not in line  # no codes in a result a person reads
 
 
 def test_ui_texts_match_score_says_what_it_counts() -> None:
@@ -104,6 +112,27 @@ def test_ui_texts_log_keeps_passes_short() -> None:
     assert told(st.attacker) == [f"{names(st.attacker)}: done, Bito!"]
     assert told(me) == [f"{names(me)} passes"]
     assert told(other) == []
+
+
+def test_ui_texts_no_bito_after_a_take_and_no_trump_denials_in_the_log() -> None:
+    """After a take the first attacker's pass ends a bout the defender picks up: no "Bito" in the log nor on the
+    button; and the seats that hold no trump that low, while the first attacker is found, add no line each."""
+    from p2pdurak.rules import Declare
+    from p2pdurak.ui.texts import is_bito
+
+    i18n.install("en")
+    game = states(Options(players=4), seed=17)
+    taken = next(s for s in game if s.phase != DECLARING and s.taken and Pass(s.attacker) in legal_actions(s))
+    names = Names([SeatInfo(n) for n in ("Tess", "Anya", "Boris", "Vera")], taken.defender)
+    after = apply(taken, Pass(taken.attacker))
+    told = entry_lines(EntryApplied(7, (ActionApplied(7, Pass(taken.attacker)),), taken, after), names)
+    assert told[0] == f"{names(taken.attacker)} passes" and not any("Bito" in line for line in told), told
+    assert not is_bito(taken.attacker, taken)  # the button says Pass, not Done (Bito)
+    declaring = next(s for s in game if s.phase == DECLARING and Declare(s.turn, None) in legal_actions(s))
+    denial = Declare(declaring.turn, None)
+    after = apply(declaring, denial)
+    assert [line for line in entry_lines(EntryApplied(3, (ActionApplied(3, denial),), declaring, after), names)
+            if "no trump" in line] == []
 
 
 def test_ui_texts_every_progress_kind_has_its_own_line(lang: str) -> None:

@@ -197,4 +197,4 @@ def test_join_with_no_link_in_the_terminal_ends_cleanly(tmp_path: Path) -> None:
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2
     assert "That is not an invite link." in done.stdout
-    assert done.stderr.strip() == "p2pdurak: bad-invite: no invite link given"
+    assert done.stderr.strip() == "p2pdurak: no invite link given"
