@@ -14,19 +14,20 @@ from typing import Protocol
 from p2pdurak.errors import DurakError
 
 # name -> module; keep in the order `--help` should show them.
-COMMANDS: dict[str, str] = {
+COMMANDS: dict[str, str] = {  # a player's commands first, then the tools for testing and measuring
     "play": "p2pdurak.commands.play",
-    "bench": "p2pdurak.commands.bench",
-    "conformance": "p2pdurak.commands.conformance",
-    "rules": "p2pdurak.commands.rules",
-    "tournament": "p2pdurak.commands.tournament",
-    "verify": "p2pdurak.commands.verify",
-    "sim": "p2pdurak.commands.sim",
-    "selfplay": "p2pdurak.commands.selfplay",
     "host": "p2pdurak.commands.host",
     "join": "p2pdurak.commands.join",
+    "verify": "p2pdurak.commands.verify",
+    "rules": "p2pdurak.commands.rules",
     "relay": "p2pdurak.commands.relay",
+    "selfplay": "p2pdurak.commands.selfplay",
+    "tournament": "p2pdurak.commands.tournament",
+    "sim": "p2pdurak.commands.sim",
+    "bench": "p2pdurak.commands.bench",
+    "conformance": "p2pdurak.commands.conformance",
 }
+TOOLS = ("selfplay", "tournament", "sim", "bench", "conformance")
 
 
 class _Command(Protocol):
@@ -38,7 +39,13 @@ class _Command(Protocol):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="p2pdurak", description="Durak between friends, no trusted server.")
+    from p2pdurak import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="p2pdurak", description="Durak between friends, no trusted server.",
+        epilog=f"Play with `p2pdurak play` (against computer players), `host` and `join` (with friends). "
+               f"{', '.join(TOOLS[:-1])} and {TOOLS[-1]} are tools for testing and measuring.")
+    parser.add_argument("--version", action="version", version=f"p2pdurak {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module_name in COMMANDS.items():
         module: _Command = importlib.import_module(module_name)

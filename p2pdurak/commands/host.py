@@ -16,17 +16,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from p2pdurak.netgame.cli_support import add_game_options, add_seat_options
 
     add_game_options(parser, players=False)
-    parser.add_argument("--seats", type=int, default=2, help="table size, the host included (2-6; default 2)")
-    parser.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
-    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    parser.add_argument("--advertise", help="address to put in the invite (default: this machine's LAN address)")
+    parser.add_argument("--seats", type=int, default=2, metavar="N",
+                        help="table size, the host included (2-6; default 2)")
+    parser.add_argument("--port", type=int, default=0, metavar="PORT", help="TCP port (default: any free port)")
+    parser.add_argument("--bind", default="0.0.0.0", metavar="ADDRESS", help="address to listen on (default 0.0.0.0)")
+    parser.add_argument("--advertise", metavar="ADDRESS",
+                        help="address to put in the invite (default: this machine's LAN address)")
     parser.add_argument("--transport", choices=("tcp", "libp2p"), default="tcp",
                         help="tcp (default: fastest where the seats reach this machine) or libp2p (Noise and "
                              "relays, for friends behind home routers; needs the p2p extra)")
     parser.add_argument("--relay", action="append", metavar="MULTIADDR",
                         help="with --transport libp2p: a relay (p2pdurak relay prints its address) through which "
                              "seats behind NATs reach the table and each other (repeatable); the host relays too")
-    parser.add_argument("--move-timeout", type=float, default=120.0, help="seconds a seat may keep the game waiting")
+    parser.add_argument("--move-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help="how long a player may keep the game waiting (default 120)")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not list the table on the local network (mDNS); joiners then need the link")
     parser.add_argument("--no-upnp", action="store_true",

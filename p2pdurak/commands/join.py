@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_seat_options(parser)
     add_lang_argument(parser)
     parser.add_argument("--no-shuffle-proofs", action="store_true",
-                        help="accept a game without shuffle proofs (tests and benchmarks only)")
+                        help=argparse.SUPPRESS)  # accept a game without shuffle proofs (tests and benchmarks only)
     parser.add_argument("--idle-timeout", type=float, default=45.0, metavar="SECONDS",
                         help="count the connection to the host as dead after this long without a frame (default 45; "
                              "pings go out at a third of it)")

@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     seats.add_argument("--bots", type=int, metavar="N", help="number of computer players (1-5)")
     parser.add_argument("--deck", type=int, choices=(24, 36, 52), default=36, help="deck size (default 36)")
     parser.add_argument("--transfer", action="store_true", help="transfer variant (Perevodnoy)")
-    parser.add_argument("--show-trump", action="store_true", help="transfer by showing a trump (needs --transfer)")
+    parser.add_argument("--show-trump", action="store_true",
+                        help="transfer by showing a trump too (turns --transfer on)")
     parser.add_argument("--first-bout-five", action="store_true", help="at most 5 cards until the first defence")
     parser.add_argument("--teams", choices=("2v2", "3v3", "pairs"), help="team game (4 or 6 players)")
     parser.add_argument("--cheating", action="store_true", help="cheating allowed; anyone may challenge a card")
@@ -43,9 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from p2pdurak.web.launch import add_ui_argument
 
     add_ui_argument(parser)
-    parser.add_argument("--seed", type=int, help="make the game reproducible (keys, shuffle and bots)")
+    parser.add_argument("--seed", type=int, metavar="N", help="make the game reproducible (keys, shuffle and bots)")
     parser.add_argument("--out", metavar="FILE", help="save the transcript here (default: the profile's games/)")
-    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--name", default=None, metavar="NAME", help="your name at the table")
     parser.add_argument("--games", type=int, default=0, metavar="N", help="stop after N games (default: ask)")
     parser.add_argument(
         "--no-auto-pass", action="store_true", help="never pass for me, even when passing is all I can do"

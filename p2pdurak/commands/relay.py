@@ -12,7 +12,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to listen (repeatable; default /ip4/0.0.0.0/tcp/4001)")
     parser.add_argument("--advertise", metavar="IP",
                         help="the address players reach this machine at, in place of 0.0.0.0 in the printed address")
-    parser.add_argument("--profile", help="profile directory: its relay.key keeps the relay's peer id across runs")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="profile directory: its relay.key keeps the relay's peer id across runs")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,14 +15,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from p2pdurak.netgame.cli_support import add_game_options
     from p2pdurak.netgame.levels import BOT_LEVELS
 
-    add_game_options(parser, players=True)
+    add_game_options(parser, players=True, tools=True)
     parser.add_argument("--level", choices=BOT_LEVELS, default="normal", help="the bots' level (default normal)")
-    parser.add_argument("--seed", type=int, help="deterministic keys, shuffles and bots")
+    parser.add_argument("--seed", type=int, metavar="N", help="deterministic keys, shuffles and bots")
     parser.add_argument("--processes", action="store_true", help="one OS process per seat")
-    parser.add_argument("--out", required=True, help="the transcript file to write")
+    parser.add_argument("--out", required=True, metavar="FILE", help="the transcript file to write")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--move-timeout", type=float, default=30.0, help="seconds a seat may stay silent")
-    parser.add_argument("--keep-files", help="keep every seat's own game file in this directory")
+    parser.add_argument("--move-timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="how long a seat may stay silent (default 30)")
+    parser.add_argument("--keep-files", metavar="DIR", help="keep every seat's own game file in this directory")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,13 +11,16 @@ HELP = "simulate seeded tables with an adversary and check the protocol's invari
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seeds", type=int, help="how many seeds to run, from --seed on (default: just --seed)")
-    parser.add_argument("--seed", type=int, default=1, help="the (first) seed (default 1)")
-    parser.add_argument("--strategy", help="the adversary's strategy for every seed (default: each seed chooses)")
+    parser.add_argument("--seeds", type=int, metavar="N",
+                        help="how many seeds to run, from --seed on (default: just --seed)")
+    parser.add_argument("--seed", type=int, default=1, metavar="N", help="the (first) seed (default 1)")
+    parser.add_argument("--strategy", metavar="NAME",
+                        help="the adversary's strategy for every seed (default: each seed chooses)")
     parser.add_argument("--list", action="store_true", help="list the strategies and the invariants, then stop")
     parser.add_argument("--json", action="store_true", help="print one JSON object: runs, violations, ...")
     parser.add_argument("--quiet", action="store_true", help="no line per violation while running (text output)")
-    parser.add_argument("--jobs", type=int, default=1, help="run the seeds in this many processes (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="run the seeds in this many processes (default 1)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,19 +23,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     levels = ("easy", "normal", "hard")
     parser.add_argument("--a", choices=levels, required=True, help="level of side A")
     parser.add_argument("--b", choices=levels, required=True, help="level of side B")
-    parser.add_argument("--games", type=int, required=True, help="number of games")
-    parser.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")
+    parser.add_argument("--games", type=int, required=True, metavar="N", help="number of games")
+    parser.add_argument("--players", type=int, default=2, metavar="N", help="2 to 6 (default 2)")
     parser.add_argument("--deck", type=int, choices=(24, 36, 52), default=36, help="deck size (default 36)")
     parser.add_argument("--transfer", action="store_true", help="Perevodnoy: the defender may transfer")
-    parser.add_argument("--show-trump", action="store_true", help="transfer by showing a trump of the attack rank")
+    parser.add_argument("--show-trump", action="store_true",
+                        help="transfer by showing a trump of the attack rank too (turns --transfer on)")
     parser.add_argument("--first-bout-five", action="store_true", help="at most 5 attack cards until a defence")
     parser.add_argument("--teams", choices=("2v2", "3v3", "pairs"), default=None, help="team game")
     parser.add_argument("--cheating", action="store_true", help="the cheating variant")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots (default 0)")
-    parser.add_argument("--iterations", type=int, default=None, help="hard: search iterations per decision")
-    parser.add_argument("--seconds", type=float, default=None, help="hard: CPU seconds per decision (default 1)")
-    parser.add_argument("--vigilance", type=float, default=None, help="cheating: chance of challenging a cheat")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the deals and the bots (default 0)")
+    parser.add_argument("--iterations", type=int, default=None, metavar="N",
+                        help="hard: search iterations per decision")
+    parser.add_argument("--seconds", type=float, default=None, metavar="SECONDS",
+                        help="hard: CPU seconds per decision (default 1)")
+    parser.add_argument("--vigilance", type=float, default=None, metavar="P",
+                        help="cheating: chance of challenging a cheat")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 

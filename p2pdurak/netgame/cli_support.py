@@ -17,27 +17,36 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def add_game_options(parser: argparse.ArgumentParser, *, players: bool) -> None:
+# Options only tests and benchmarks use: a person's commands (host, join) accept them but do not list them.
+TESTS_ONLY = argparse.SUPPRESS
+
+
+def add_game_options(parser: argparse.ArgumentParser, *, players: bool, tools: bool = False) -> None:
+    """The game's options; `tools`: a tool's command (selfplay) lists its test-only options too."""
     if players:
-        parser.add_argument("--players", type=int, default=2, help="number of seats (2-6)")
+        parser.add_argument("--players", type=int, default=2, metavar="N", help="number of seats (2-6)")
     parser.add_argument("--deck", type=int, choices=(24, 36, 52), default=36, help="deck size (default 36)")
     parser.add_argument("--transfer", action="store_true", help="perevodnoy: a defender may pass the attack on")
-    parser.add_argument("--show-trump", action="store_true", help="transfer by showing a trump (needs --transfer)")
+    parser.add_argument("--show-trump", action="store_true",
+                        help="transfer by showing a trump too (turns --transfer on)")
     parser.add_argument("--first-bout-five", action="store_true", help="at most five cards in the first bout")
     parser.add_argument("--teams", choices=("2v2", "3v3", "pairs"), help="team game")
     parser.add_argument("--cheating", action="store_true", help="the cheating variant (challenges)")
     parser.add_argument("--no-shuffle-proofs", action="store_true",
-                        help="skip the shuffle proofs (tests and benchmarks only: not a fair game)")
+                        help="skip the shuffle proofs (tests and benchmarks only: not a fair game)" if tools
+                        else TESTS_ONLY)
 
 
 def add_seat_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", help="display name")
-    parser.add_argument("--bot", choices=BOT_LEVELS, help="let a computer player of this level play this seat")
-    parser.add_argument("--profile", help="profile directory (default: $P2PDURAK_HOME or ~/.local/share/p2pdurak)")
+    parser.add_argument("--name", metavar="NAME", help="your name at the table")
+    parser.add_argument("--bot", choices=BOT_LEVELS, metavar="LEVEL",
+                        help=f"let a computer player play this seat ({', '.join(BOT_LEVELS)})")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="profile directory (default: $P2PDURAK_HOME or ~/.local/share/p2pdurak)")
     parser.add_argument("--resume", action="store_true", help="carry on the game this profile was playing")
-    parser.add_argument("--out", help="where to write the transcript at the end")
-    parser.add_argument("--seed", type=int, help="deterministic randomness (tests only)")
-    parser.add_argument("--no-fsync", action="store_true", help="do not fsync the game file (tests only)")
+    parser.add_argument("--out", metavar="FILE", help="save the transcript here (default: the profile's games/)")
+    parser.add_argument("--seed", type=int, help=TESTS_ONLY)  # deterministic randomness
+    parser.add_argument("--no-fsync", action="store_true", help=TESTS_ONLY)  # do not fsync the game file
     parser.add_argument("--quiet", action="store_true", help="print only the result")
 
 
@@ -46,7 +55,7 @@ def options_from_args(args: argparse.Namespace, players: int) -> Options:
 
     teams = args.teams
     return Options(
-        deck=args.deck, players=players, transfer=args.transfer, show_trump=args.show_trump,
+        deck=args.deck, players=players, transfer=args.transfer or args.show_trump, show_trump=args.show_trump,
         first_bout_five=args.first_bout_five, teams=teams, cheating=args.cheating,
     )
 
