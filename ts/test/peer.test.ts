@@ -7,7 +7,8 @@ import { PeerFault } from "../src/errors";
 import { HEADER, KIND_ENTRY, TranscriptError, parseRecords } from "../src/log/dlog";
 import { verifyGenesis } from "../src/log/genesis";
 import { Peer } from "../src/peer/peer";
-import { PrefixCache, reportJson, verifyTranscriptBytes } from "../src/peer/verify";
+import { PrefixCache, claimLines, outcomeText, reportJson, verifyTranscriptBytes } from "../src/peer/verify";
+import { invalidText } from "../src/peer/words";
 import { RuleError } from "../src/rules";
 import { type Case, type Runner, expectKeys, loadVectors, vectorFile } from "./vectors";
 
@@ -43,7 +44,29 @@ function verifyOutcome(data: Uint8Array): Case {
   }
 }
 
-const validCase: Runner = (_, tc) => expectKeys(tc.expected, verifyOutcome(fromHex(tc.input)), OUTCOME_KEYS);
+/** What `verify` says in words of transcript-valid.json's games (R-PEER-49; as Python's verify says it). */
+const WORDS: Readonly<Record<string, readonly string[]>> = {
+  plain24: ["result: the durak is Anya"],
+  cheat24: ["result: the durak is Anya"],
+  transfer24: ["result: the durak is Vera"],
+  abort24: [
+    "result: the durak is Boris",
+    "claim: Anya named Boris silent at entry 7; signed by Anya, answered at entry 8: an unproven claim, nobody loses by it",
+  ],
+  silent24x3: [
+    "Boris went silent, attested by every other player: they lose",
+    "claim: Anya named Boris silent at entry 10; signed by every other seat (Anya and Vera): proven",
+  ],
+  team24: ["Vera left the game (their own signed forfeit): they lose"],
+};
+
+const validCase: Runner = (_, tc) => {
+  const data = fromHex(tc.input);
+  const words = verifyTranscriptBytes(data, prefixes);
+  const said = [outcomeText(words), ...claimLines(words)];
+  if (JSON.stringify(said) !== JSON.stringify(WORDS[tc.name])) return `said ${JSON.stringify(said)}`;
+  return expectKeys(tc.expected, verifyOutcome(data), OUTCOME_KEYS);
+};
 
 /** The base transcripts (`bases`: name -> a case of another file), by name. */
 function basesOf(doc: Case): Map<string, Uint8Array> {
@@ -79,9 +102,16 @@ function rebuild(base: Uint8Array, tc: Case): Uint8Array {
 const tamperedDoc = loadVectors("transcript-tampered.json");
 const tamperedBases = basesOf(tamperedDoc);
 
+/** A damaged file proves nothing against any player, in words too (R-PEER-49). */
+const DAMAGED = new Set(["bad-entry-signature", "bad-genesis-signature", "bad-move-signature", "not-msgpack"]);
+
 const tamperedCase: Runner = (_, tc) => {
   const data = rebuild(tamperedBases.get(tc.base) as Uint8Array, tc);
   if (toHex(sha256(data)) !== tc.sha256) return "the rebuilt file has another sha256";
+  if (DAMAGED.has(tc.expected.reason)) {
+    const said = invalidText(verifyTranscriptBytes(data, prefixes));
+    if (!said.endsWith("that proves nothing against any player")) return `said ${said}`;
+  }
   return expectKeys(tc.expected, verifyOutcome(data), OUTCOME_KEYS);
 };
 

@@ -23,6 +23,7 @@ import type { Verdict } from "./events";
 import * as game from "./game";
 import { Peer } from "./peer";
 import { checkFalseReject, checkSilentHost, judgeRecord } from "./rejects";
+import { player, players } from "./words";
 
 /** An authentic accusation as `verify` shows it (R-PEER-49): who accuses whom, why, and which move it held. */
 export interface ReportedAccusation {
@@ -415,24 +416,47 @@ function validAtHead(observer: Peer, accusation: CheckedAccusation): boolean {
   return true;
 }
 
+const FORFEIT_WORDS: Readonly<Record<string, string>> = {
+  "false-declaration": "a false lowest-trump declaration, opened by the cards",
+  "bad-shuffle": "a shuffle that the audit found false",
+  "bad-lock": "a locking step that the audit found false",
+  "false-claim": "a false claim that another player's card was no card",
+};
+
 /** The result of a valid transcript in words, saying what proves a loss (R-PEER-40). */
 export function outcomeText(report: VerifyReport): string {
   const res = report.result;
   const names = report.names;
-  const who = (seat: number | null): string => (seat === null ? "nobody" : `seat ${seat} (${names[seat] ?? "?"})`);
+  const who = (seat: number | null): string => player(names, seat);
   if (res === null) return "no result";
   if (res.forfeit !== null && res.forfeitReason === game.LEAVING) {
-    return `${who(res.forfeit)} left the game: its own signed forfeit, it loses`;
+    return `${who(res.forfeit)} left the game (their own signed forfeit): they lose`;
   }
   if (res.forfeit !== null && res.forfeitReason === game.SILENT_SEAT) {
-    return `${who(res.forfeit)} was silent, attested by every other seat: it loses`;
+    return `${who(res.forfeit)} went silent, attested by every other player: they lose`;
   }
   if (report.how === "abort" && res.forfeit === null && res.durak === null) {
     return "aborted: nobody is proven at fault, nobody loses";
   }
-  if (res.forfeit !== null) return `${who(res.forfeit)} loses by forfeit (${res.forfeitReason})`;
+  if (res.forfeit !== null) {
+    return `${who(res.forfeit)} loses by forfeit: ${FORFEIT_WORDS[res.forfeitReason] ?? "a fault the record proves"}`;
+  }
   if (res.draw) return "result: a draw";
-  if (res.losingTeam !== null) return `result: the losing team is ${res.losingTeam.map(who).join(", ")}`;
+  if (res.losingTeam !== null) return `result: the losing team is ${players(names, res.losingTeam)}`;
   const pogony = res.pogony ? `, with pogony (${res.pogony})` : "";
   return `result: the durak is ${who(res.durak)}${pogony}`;
+}
+
+/** One line per silent-seat claim: proven (attested) or an unproven claim. */
+export function claimLines(report: VerifyReport): string[] {
+  const names = report.names;
+  return report.claims.map((c) => {
+    const signers = players(names, c.signers);
+    const head = `claim: ${player(names, c.by)} named ${player(names, c.accused)} silent at entry ${c.entry}`;
+    if (c.attested) return `${head}; signed by every other seat (${signers}): proven`;
+    if (c.answered !== null) {
+      return `${head}; signed by ${signers}, answered at entry ${c.answered}: an unproven claim, nobody loses by it`;
+    }
+    return `${head}; signed by ${signers} only: an unproven claim, nobody loses by it`;
+  });
 }
