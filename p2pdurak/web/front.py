@@ -197,7 +197,7 @@ class WebFrontEnd:
         return {
             "type": "state", "lang": i18n.current_language(),
             "languages": [[code, i18n.LANGUAGE_NAMES[code]] for code in i18n.SUPPORTED_LANGUAGES],
-            "strings": W.page_strings(), "token": self.server.token, "game": 1, "seat": 0,
+            "strings": W.page_strings(), "game": 1, "seat": 0,
             "progress": waiting or _(W.WEB_CONNECTING), "log": [], "message": {"text": "", "error": False},
             "notices": [], "view": None, "players": [], "actions": [], "status": "", "end": None,
             "lobby": {
@@ -261,7 +261,7 @@ async def seat_in_browser(join: Client | Callable[[str], Client], runner: SeatRu
     async with trio.open_nursery() as nursery:
         url = await nursery.start(server.serve)
         print(f"the table is at {url}", flush=True)
-        if open_browser and not await open_page(url):
+        if open_browser and not await open_page(server):
             server.close()
             return None
         try:
@@ -290,7 +290,7 @@ async def host_in_browser(main: Callable[[WebFrontEnd], Awaitable[T]], *, open_b
     async with trio.open_nursery() as nursery:
         url = await nursery.start(server.serve)
         print(f"the table is at {url}", flush=True)
-        if open_browser and not await open_page(url):
+        if open_browser and not await open_page(server):
             server.close()
             return False, None
         try:

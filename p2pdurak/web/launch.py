@@ -51,10 +51,12 @@ def resolve_ui(requested: str, environ: Mapping[str, str] | None = None, platfor
     return "browser"
 
 
-async def open_page(url: str, say: Callable[[str], None] = print) -> bool:
-    """Open the page in the default browser; False (and a line saying so) when that fails."""
+async def open_page(server: WebServer, say: Callable[[str], None] = print) -> bool:
+    """Open the page in the default browser, through the server's 0600 redirect file (the token stays off the
+    browser's command line); False (and a line saying so) when that fails."""
+    uri = server.redirect_file().as_uri()
     try:
-        opened = await trio.to_thread.run_sync(webbrowser.open, url)
+        opened = await trio.to_thread.run_sync(webbrowser.open, uri)
     except webbrowser.Error as exc:
         opened = False
         say(NO_BROWSER.format(why=str(exc)))
@@ -72,7 +74,7 @@ async def run_web(main: Callable[[WebServer], Awaitable[object]], *, open_browse
     async with trio.open_nursery() as nursery:
         url = await nursery.start(server.serve)
         say(f"the table is at {url}")
-        if open_browser and not await open_page(url, say):
+        if open_browser and not await open_page(server, say):
             server.close()
             return False
         try:

@@ -1,20 +1,26 @@
 """The seat's own web server: a small Starlette app under hypercorn's trio worker, started from the seat's trio loop
 (`nursery.start(server.serve)`), page and WebSocket on one port, bound to 127.0.0.1 only.
 
-Any web site open in the user's browser can reach 127.0.0.1, so every HTTP request and the WebSocket must carry the
-random token of the URL (the static files sit under /s/TOKEN/, so the page's relative module imports keep it), and
-the Origin header, when there is one, must be the page's own: without both a foreign page could play for the user.
-A message from the page that is not what we expect closes that WebSocket; the game never notices.
+Any web site open in the user's browser can reach 127.0.0.1, and any user of the machine can read a browser's
+command line (/proc): so the page is opened through a file only its user can read (mode 0600) that redirects to
+the URL with a random token, as Jupyter does, and the first load with that token trades it for a session cookie
+(HttpOnly, SameSite=Strict, this port's name); the token then no longer works, and every request and the
+WebSocket need the cookie. The Origin header, when there is one, must be the page's own, and the Host ours (DNS
+rebinding). A message from the page that is not what we expect closes that WebSocket; the game never notices.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import logging
+import os
 import secrets
+import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -22,7 +28,7 @@ from hypercorn.config import Config
 from hypercorn.trio import serve
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -71,7 +77,10 @@ class WebServer:
     every open page (and to every page that connects later); `handler` receives the page's checked messages."""
 
     def __init__(self, handler: Handler | None = None, downloads: Downloads | None = None) -> None:
-        self.token = secrets.token_urlsafe(24)
+        self.token = secrets.token_urlsafe(24)  # the URL's: good for one load, which sets the cookie
+        self.token_spent = False
+        self._session = secrets.token_urlsafe(32)  # the cookie's
+        self._redirect: Path | None = None  # the file the browser was opened on (redirect_file)
         self.port = 0
         self.handler = handler
         self.downloads = downloads
@@ -82,8 +91,8 @@ class WebServer:
         self.connections = 0  # open WebSockets (tests)
         self.app = Starlette(routes=[
             Route("/", self.page),
-            Route("/s/{token}/{name}", self.static),
-            Route("/s/{token}/transcript/{name}", self.transcript),
+            Route("/s/{name}", self.static),
+            Route("/transcript/{name}", self.transcript),
             WebSocketRoute("/ws", self.websocket),
         ])
 
@@ -118,6 +127,25 @@ class WebServer:
 
     def close(self) -> None:
         self._stop.set()
+        self._forget_redirect()
+
+    def redirect_file(self) -> Path:
+        """A file only this user can read (mode 0600) that sends a browser to the page's URL with its token: the
+        browser is opened on the file, so the token never shows on a command line (/proc). Removed once the token
+        is spent, or when the server closes."""
+        directory = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+        if not os.path.isdir(directory):
+            directory = tempfile.gettempdir()
+        fd, name = tempfile.mkstemp(prefix="p2pdurak-", suffix=".html", dir=directory)  # (mkstemp: mode 0600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(_REDIRECT.format(url=html.escape(self.url, quote=True)))
+        self._redirect = Path(name)
+        return self._redirect
+
+    def _forget_redirect(self) -> None:
+        if self._redirect is not None:
+            self._redirect.unlink(missing_ok=True)
+            self._redirect = None
 
     def publish(self, state: dict[str, Any]) -> None:
         self.state = state
@@ -125,35 +153,58 @@ class WebServer:
         self._changed.set()
         self._changed = trio.Event()
 
+    @property
+    def cookie_name(self) -> str:
+        """Cookies are kept per host, not per port: each seat's server on this machine names its own."""
+        return f"p2pdurak-{self.port}"
+
     # ------------------------------------------------------------------ the checks
 
-    def allowed(self, conn: HTTPConnection, token: str | None) -> bool:
-        """The token (constant-time), the Host we are bound to (DNS rebinding) and, if sent, our own Origin."""
-        if token is None or not secrets.compare_digest(token.encode(), self.token.encode()):
-            return False
+    def ours(self, conn: HTTPConnection) -> bool:
+        """The Host we are bound to (DNS rebinding) and, if sent, our own Origin."""
         if conn.headers.get("host") not in (f"{HOST}:{self.port}", f"localhost:{self.port}"):
             return False
         origin = conn.headers.get("origin")
         return origin is None or origin in (self.origin, f"http://localhost:{self.port}")
 
+    def allowed(self, conn: HTTPConnection) -> bool:
+        """Our session cookie (compared in constant time), from our own page."""
+        cookie = conn.cookies.get(self.cookie_name)
+        return cookie is not None and secrets.compare_digest(cookie.encode(), self._session.encode()) and \
+            self.ours(conn)
+
+    def _take_token(self, token: str | None) -> bool:
+        """The URL's token, the first time only."""
+        if token is None or self.token_spent or not secrets.compare_digest(token.encode(), self.token.encode()):
+            return False
+        self.token_spent = True
+        self._forget_redirect()
+        return True
+
     # ------------------------------------------------------------------ HTTP
 
     async def page(self, request: Request) -> Response:
-        if not self.allowed(request, request.query_params.get("token")):
-            return PlainTextResponse("forbidden", status_code=403)
-        html = _read("index.html").replace("{{TOKEN}}", self.token)
-        return HTMLResponse(html, headers=_HEADERS)
+        if self.allowed(request):
+            return HTMLResponse(_read("index.html"), headers=_HEADERS)
+        if self.ours(request) and self._take_token(request.query_params.get("token")):
+            response = RedirectResponse("/", status_code=303, headers=_HEADERS)  # (the token leaves the address bar)
+            response.set_cookie(self.cookie_name, self._session, httponly=True, samesite="strict", path="/")
+            return response
+        if request.query_params.get("token") is not None and self.token_spent:
+            return PlainTextResponse("forbidden: this link worked once, in the browser it opened; to open the table "
+                                     "again there, reload that page", status_code=403)
+        return PlainTextResponse("forbidden", status_code=403)
 
     async def static(self, request: Request) -> Response:
         name = request.path_params["name"]
-        if not self.allowed(request, request.path_params["token"]):
+        if not self.allowed(request):
             return PlainTextResponse("forbidden", status_code=403)
         if name not in STATIC:
             return PlainTextResponse("not found", status_code=404)
         return Response(_read(name), media_type=STATIC[name], headers=_HEADERS)
 
     async def transcript(self, request: Request) -> Response:
-        if not self.allowed(request, request.path_params["token"]):
+        if not self.allowed(request):
             return PlainTextResponse("forbidden", status_code=403)
         found = self.downloads(request.path_params["name"]) if self.downloads is not None else None
         if found is None:
@@ -165,7 +216,7 @@ class WebServer:
     # ------------------------------------------------------------------ the WebSocket
 
     async def websocket(self, ws: WebSocket) -> None:
-        if not self.allowed(ws, ws.query_params.get("token")):
+        if not self.allowed(ws):
             await ws.close(code=POLICY_VIOLATION)  # before accept: the handshake is refused (HTTP 403)
             return
         await ws.accept()
@@ -209,6 +260,12 @@ _HEADERS = {
     "content-security-policy": "default-src 'self'; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; "
     "img-src 'self' data:; style-src 'self'; frame-ancestors 'none'",
 }
+
+
+_REDIRECT = """<!doctype html>
+<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url={url}"><title>Durak</title></head>
+<body><p>Opening the table&hellip; If nothing happens, <a href="{url}">open it here</a>.</p></body></html>
+"""
 
 
 def _read(name: str) -> str:

@@ -313,7 +313,6 @@ class WebTable:
             "lang": i18n.current_language(),
             "languages": [[code, i18n.LANGUAGE_NAMES[code]] for code in i18n.SUPPORTED_LANGUAGES],
             "strings": W.page_strings(),
-            "token": self.server.token,
             "game": self.game_number,
             "seat": me,
             "progress": progress,
@@ -430,7 +429,7 @@ class WebTable:
             "saved": _(S.TRANSCRIPT_SAVED).format(path=saved) if saved and "/" in saved else saved,
             "verify_command": _(S.TRANSCRIPT_VERIFY_WITH).format(command=f"p2pdurak verify {saved}") if saved else "",
             "verify": self.end["verify"],
-            "download": f"/s/{self.server.token}/transcript/{self.game_number}",
+            "download": f"/transcript/{self.game_number}",
             "next": self.offer_next_game,
         }
 

@@ -69,6 +69,14 @@ class Game:
             raise AssertionError(f"no URL printed: {line!r}")
         self.url = found.group(0)
         self.origin, self.token = self.url.split("/?token=")
+        self.opened = False
+
+    def page_url(self) -> str:
+        """What a browser loads: the printed URL the first time (its token is good once and leaves a session cookie
+        behind), then the page itself (the cookie lets it in)."""
+        url = self.origin + "/" if self.opened else self.url
+        self.opened = True
+        return url
 
     def stop(self) -> str:
         if self.proc.poll() is None:

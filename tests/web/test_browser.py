@@ -51,7 +51,7 @@ def _page_state(driver: Any) -> dict[str, Any]:
 
 
 def _open(driver: Any, game: Game) -> dict[str, Any]:
-    driver.get(game.url)
+    driver.get(game.page_url())
     return wait_for(lambda: _page_state(driver).get("view") and _page_state(driver), what="the first state")
 
 
@@ -98,7 +98,7 @@ def _click(driver: Any, action: dict[str, Any]) -> None:
 
 def test_wrong_token_and_bad_origin_refused(driver: Any, game: Game) -> None:
     assert httpx.get(f"{game.origin}/?token=not-the-token").status_code == 403
-    assert httpx.get(f"{game.origin}/s/not-the-token/app.js").status_code == 403
+    assert httpx.get(f"{game.origin}/s/app.js").status_code == 403  # no session cookie
     assert httpx.get(game.url, headers={"origin": "http://evil.example"}).status_code == 403
     driver.get(f"{game.origin}/?token=wrong")
     assert "forbidden" in driver.page_source
@@ -107,12 +107,15 @@ def test_wrong_token_and_bad_origin_refused(driver: Any, game: Game) -> None:
       const ws = new WebSocket(url);
       ws.onopen = () => done("open"); ws.onerror = () => done("refused");
     """
-    ws_url = f"ws://{game.origin.removeprefix('http://')}/ws?token="
-    driver.get("about:blank")  # a page of another origin: even with the right token it is refused
-    assert driver.execute_async_script(probe, ws_url + game.token) == "refused"
+    ws_url = f"ws://{game.origin.removeprefix('http://')}/ws"
+    driver.get("about:blank")  # a page of another origin, and no session cookie: refused
+    assert driver.execute_async_script(probe, ws_url) == "refused"
     _open(driver, game)
-    assert driver.execute_async_script(probe, ws_url + "wrong") == "refused"
-    assert driver.execute_async_script(probe, ws_url + game.token) == "open"
+    assert "token" not in driver.current_url  # the first load traded the token for the cookie
+    assert driver.execute_async_script(probe, ws_url) == "open"
+    assert httpx.get(game.url).status_code == 403  # the URL's token worked once
+    cookies = driver.get_cookies()
+    assert [(c["httpOnly"], c["sameSite"]) for c in cookies] == [(True, "Strict")], cookies
 
 
 def _select(driver: Any, lang: str) -> None:
@@ -195,9 +198,10 @@ def test_whole_game_by_clicks(driver: Any, game: Game) -> None:
     verify_line = driver.find_element(By.ID, "verify-line").text
     assert verify_line and "INVALID" not in verify_line
     link = driver.find_element(By.ID, "download").get_attribute("href")
-    data = httpx.get(link).content
+    cookies = {c["name"]: c["value"] for c in driver.get_cookies()}
+    data = httpx.get(link, cookies=cookies).content
     assert data == game.out.read_bytes()
-    assert httpx.get(link.replace(game.token, "wrong")).status_code == 403
+    assert httpx.get(link).status_code == 403  # no session cookie
     assert cli_main(["verify", str(game.out)]) == 0
     assert end["lines"]
     assert "(durak 1 time)" in end["score"] and "(durak 0 times)" in end["score"]  # says what it counts

@@ -42,7 +42,7 @@ def test_a_match_played_with_the_keys(driver: Any, tmp_path: Any) -> None:
 
     game = Game(tmp_path, "--seed", "11", "--bots", "1", "--deck", "24", "--games", "2")
     try:
-        driver.get(game.url)
+        driver.get(game.page_url())
         wait_for(lambda: _page(driver).get("view"), what="the first state")
         body = driver.find_element(By.TAG_NAME, "body")
         body.send_keys(Keys.TAB)

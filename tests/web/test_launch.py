@@ -46,3 +46,47 @@ def test_play_falls_back_when_the_browser_cannot_start(tmp_path: Path) -> None:
     assert "the table is at http://127.0.0.1:" in done.stdout
     assert "no web browser can be opened here (webbrowser found no browser)" in done.stdout
     assert "Shuffling" in done.stdout and "You left the game." in done.stdout
+
+
+def test_the_browser_gets_a_private_file_not_the_token(tmp_path: Path) -> None:
+    """Issue 25 item 13: the browser was started with http://127.0.0.1:PORT/?token=... on its command line, which
+    every user of the machine can read in /proc. Now it is started on a file only its user can read (0600) that
+    redirects to that URL; its first load trades the token for a cookie, and then the URL no longer works."""
+    import re
+    import signal
+    import stat
+    import time
+
+    import httpx
+
+    seen = tmp_path / "browser-args"
+    browser = tmp_path / "browser"
+    browser.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {seen}\n")  # a browser that only says what it was given
+    browser.chmod(0o755)
+    base = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
+    env = {**base, "P2PDURAK_HOME": str(tmp_path / "home"), "LANGUAGE": "en", "DISPLAY": ":99",
+           "BROWSER": f"{browser} %s", "XDG_RUNTIME_DIR": str(tmp_path)}
+    play = subprocess.Popen([sys.executable, "-m", "p2pdurak", "play", "--bots", "1", "--deck", "24"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while not seen.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        argv = seen.read_text().split()
+        assert len(argv) == 1 and argv[0].startswith("file://"), argv
+        page = Path(argv[0].removeprefix("file://"))
+        assert page.parent == tmp_path and "token" not in argv[0]
+        assert stat.S_IMODE(page.stat().st_mode) == 0o600
+        url = re.search(r'url=(http://127\.0\.0\.1:\d+/\?token=[^"]+)"', page.read_text())
+        assert url is not None
+        first = httpx.get(url.group(1))
+        assert first.status_code == 303 and "httponly" in first.headers["set-cookie"].lower()
+        assert httpx.get(url.group(1)).status_code == 403  # good once
+        assert not page.exists()  # spent: the file is gone
+    finally:
+        play.send_signal(signal.SIGINT)
+        try:
+            play.wait(20)
+        except subprocess.TimeoutExpired:
+            play.kill()
+            play.wait()

@@ -16,6 +16,7 @@ from p2pdurak.web.front import WebFrontEnd, qr_svg
 from p2pdurak.web.options import TableTerms, option_sentences
 from p2pdurak.web.server import WebServer
 from tests.web.browser import chromium, needs_chromium, screenshot, wait_for
+from tests.web.test_server_checks import session_cookie
 
 LINK = "durak://192.168.1.20:40123/5f2c#k3d7"
 
@@ -65,8 +66,10 @@ def test_options_in_plain_words() -> None:
 async def test_lobby_state_and_start() -> None:
     async with trio.open_nursery() as nursery:
         server, front = await _lobby(nursery)
-        url = f"ws://127.0.0.1:{server.port}/ws?token={server.token}"
-        async with open_websocket_url(url, extra_headers=[(b"Origin", server.origin.encode())]) as ws:
+        cookie = await session_cookie(server)
+        url = f"ws://127.0.0.1:{server.port}/ws"
+        headers = [(b"Origin", server.origin.encode()), (b"Cookie", cookie.encode())]
+        async with open_websocket_url(url, extra_headers=headers) as ws:
             lobby = json.loads(await ws.get_message())["lobby"]
             assert lobby["link"] == LINK and lobby["short"] == "192.168.1.20:40123 abcd-efgh-ijkl"
             assert lobby["qr"].startswith("<svg") and not lobby["can_start"]

@@ -22,6 +22,7 @@ from p2pdurak.web.front import WebFrontEnd
 from p2pdurak.web.nearby import NearbyTable, NearbyUpdate
 from p2pdurak.web.server import WebServer
 from tests.web.browser import chromium, needs_chromium, screenshot, wait_for
+from tests.web.test_server_checks import session_cookie
 
 LINK = "durak://192.168.1.20:40123/" + "5f" * 16 + "#" + "k3d7" * 6
 SHORT = "192.168.1.21:40124 abcd-efgh-ijkl"
@@ -70,8 +71,10 @@ async def test_the_page_asks_until_a_link_parses() -> None:
             results.append(await front.ask_link(parse_invite, _finder))
 
         nursery.start_soon(ask)
-        url = f"ws://127.0.0.1:{server.port}/ws?token={server.token}"
-        async with open_websocket_url(url, extra_headers=[(b"Origin", server.origin.encode())]) as ws:
+        cookie = await session_cookie(server)
+        url = f"ws://127.0.0.1:{server.port}/ws"
+        headers = [(b"Origin", server.origin.encode()), (b"Cookie", cookie.encode())]
+        async with open_websocket_url(url, extra_headers=headers) as ws:
             pick = await _pick_state(ws, "Boris")
             assert [t["host"] for t in pick["nearby"]] == ["Anya", "Boris"]
             assert pick["nearby"][0]["seats"] == "2 of 4 seats taken" and "Perevodnoy" in pick["nearby"][0]["options"]

@@ -3,7 +3,6 @@
 // process checks every message again.
 import { cardBack, cardFace, durakPicture } from "./cards.js";
 
-const token = new URLSearchParams(location.search).get("token") || "";
 const root = document.getElementById("app");
 let ws = null;
 let state = null;
@@ -20,7 +19,7 @@ function esc(text) {
 }
 
 function connect() {
-  ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+  ws = new WebSocket(`ws://${location.host}/ws`); // (the session cookie, HttpOnly, goes with it)
   ws.onopen = () => { retry = 250; window.__durak.connected = true; };
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
