@@ -91,6 +91,14 @@ class HostSide:
         return listener_port(self.listeners)
 
 
+def own_address(bind: str) -> str:
+    """Where the host's own seat reaches the host's listener on `bind`: loopback for every address (0.0.0.0, ::),
+    else that address (a listener on one address, 10.1.2.3 or 127.0.0.2, takes nothing on 127.0.0.1)."""
+    if bind in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    return "::1" if bind == "::" else bind
+
+
 async def open_host(
     identity: Identity,
     name: str,
@@ -126,7 +134,7 @@ async def open_host(
     )
     app.server = server
     # (the host seat stays out of the mesh: it exists to show the other seats what the host might hide)
-    client = Client(identity, name, server.invite("127.0.0.1", port), runner, config=spec.config, mesh=False)
+    client = Client(identity, name, server.invite(own_address(bind), port), runner, config=spec.config, mesh=False)
     runner.client = client
     return HostSide(server, app, runner, client, list(listeners))
 
@@ -163,7 +171,7 @@ async def resume_host(
                                config=spec.config, observer=observer)
     app.server = server
     name = genesis.name(genesis.host)
-    client = Client(identity, name, server.invite("127.0.0.1", port), runner, config=spec.config,
+    client = Client(identity, name, server.invite(own_address(bind), port), runner, config=spec.config,
                     have=len(saved.entries), has_genesis=True, mesh=False)
     runner.client = client
     return HostSide(server, app, runner, client, list(listeners))
@@ -210,11 +218,12 @@ class Detour(Protocol):
 
 @asynccontextmanager
 async def transports_for(
-    kind: str, identities: Sequence[Identity], detour: Detour | None = None
+    kind: str, identities: Sequence[Identity], detour: Detour | None = None, relay: str | None = None
 ) -> AsyncIterator[list[Transport | None]]:
     """One transport per seat: None (plain TCP) for each, plain TCP whose mesh links go through `detour`, a libp2p
     node on 127.0.0.1 for each ("libp2p"), or ("libp2p-relayed") libp2p nodes that give out only their circuits
-    on a relay node of their own on 127.0.0.1, so that every connection and link runs through that relay."""
+    on a relay (`relay`, a multiaddr ending in /p2p/ID; None: a relay node of their own on 127.0.0.1), so that
+    every connection and link runs through that relay."""
     if kind == "tcp":
         yield [None if detour is None else TcpTransport(mesh_dial=detour.dial) for _ in identities]
         return
@@ -227,9 +236,11 @@ async def transports_for(
         nodes = [await stack.enter_async_context(open_p2p_node(identity, advertise_direct=not relayed))
                  for identity in identities]
         if relayed:
-            relay = await stack.enter_async_context(open_p2p_node(Identity.generate()))
-            if not await nodes[0].reserve(f"{relay.addrs()[0]}/p2p/{relay.peer_id}"):
-                raise LocalError("bad-transport", "the relay on 127.0.0.1 refused the host a reservation")
+            if relay is None:
+                own = await stack.enter_async_context(open_p2p_node(Identity.generate()))
+                relay = f"{own.addrs()[0]}/p2p/{own.peer_id}"
+            if not await nodes[0].reserve(relay):
+                raise LocalError("bad-transport", f"the relay {relay} refused the host a reservation")
         yield list(nodes)
 
 
@@ -244,17 +255,17 @@ def link_paths(side: HostSide, clients: Sequence[Client]) -> dict[str, str]:
 
 
 async def play_in_process(
-    spec: TableSpec, profile: Path, *, detour: Detour | None = None, transport: str = "tcp"
+    spec: TableSpec, profile: Path, *, detour: Detour | None = None, transport: str = "tcp", relay: str | None = None
 ) -> TableOutcome:
     """A complete bot game: every seat its own keys, peer, file and connection to the host on 127.0.0.1: plain TCP
     (the joined seats' links, to the host and between them, through `detour` if one is given), or with `transport`
-    "libp2p" every seat its own libp2p node."""
+    "libp2p" every seat its own libp2p node ("libp2p-relayed": reached only through `relay`, see transports_for)."""
     started = time.perf_counter()
     players = spec.options.players
     id_rng = spec.rng(99, 7)
     identities = [Identity.generate(id_rng) for _ in range(players)]
     game_id = id_rng(16)
-    async with transports_for(transport, identities, detour) as transports:
+    async with transports_for(transport, identities, detour, relay) as transports:
         return await _play_in_process(spec, profile, identities, game_id, transports, started, detour)
 
 

@@ -263,3 +263,27 @@ async def test_netgame_joiner_refuses_a_game_without_shuffle_proofs(tmp_path: Pa
     assert done.returncode == 2
     assert done.stderr.decode().strip().startswith("p2pdurak: the host's game skips the shuffle proofs")
     assert table.runners[0].peer is None  # nothing was signed: the game never started
+
+
+async def test_netgame_host_bound_to_one_address_seats_itself_and_plays(tmp_path: Path) -> None:
+    """`host --bind ADDRESS` (not 0.0.0.0): the host's own seat reaches the listener at that address. Before, it
+    dialled 127.0.0.1, where nothing listened, and the host waited for its own seat forever, printing no invite."""
+    common = ["--bot", "random", "--no-shuffle-proofs", "--no-fsync", "--quiet"]
+    out = tmp_path / "h.dlog"
+    host = await trio.lowlevel.open_process(
+        [*PY, "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--seats", "2", "--deck", "24", "--bind",
+         "127.0.0.2", "--seed", "3", "--profile", str(tmp_path / "h"), "--out", str(out), *common],
+        stdout=subprocess.PIPE, env=ENV)
+    seen: list[str] = []
+    with trio.fail_after(60):
+        link = (await read_until(host, "invite link:", seen)).split()[-1]
+        assert "127.0.0.2:" in link
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(drain, host, seen)
+            joined = await trio.run_process([*PY, "join", link, *common, "--profile", str(tmp_path / "j"), "--out",
+                                             str(tmp_path / "j.dlog")], capture_stdout=True, check=False, env=ENV)
+            assert joined.returncode == 0, joined.stdout
+            assert await host.wait() == 0, seen
+    assert out.read_bytes() == (tmp_path / "j.dlog").read_bytes()
+    report = verify_transcript_bytes(out.read_bytes(), require_proofs=False)
+    assert report.valid and report.how == "result", report
