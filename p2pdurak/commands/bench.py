@@ -8,7 +8,8 @@ import json
 
 from p2pdurak.errors import LocalError
 
-HELP = "measure performance (topics: rules, setup, protocol, shuffle, net, bots, wan, p2p; none = all)"
+HELP = ("measure performance (topics: rules, setup, protocol, shuffle, net, bots, wan, p2p; none = all) and, on "
+        "request only, faults (the kill-and-resume matrix) and relay (a relay carrying six tables)")
 
 # topic -> module with run() -> dict[str, float | int]
 TOPICS: dict[str, str] = {
@@ -21,6 +22,13 @@ TOPICS: dict[str, str] = {
     "wan": "p2pdurak.bench.wan",
     "p2p": "p2pdurak.bench.p2p",
 }
+# topics run only when named: they take many minutes
+ON_REQUEST: dict[str, str] = {
+    "faults": "p2pdurak.bench.faults",
+    "relay": "p2pdurak.bench.relay",
+}
+WAN_DELAY_MS = 50
+FAULTS_DELAY_MS = 30
 WAN_RUNS = 3  # games per table size of `bench wan` alone; one each when every topic runs
 
 
@@ -35,29 +43,38 @@ def _positive(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("topic", nargs="?", choices=sorted(TOPICS), help="one topic (default: all)")
+    parser.add_argument("topic", nargs="?", choices=sorted({*TOPICS, *ON_REQUEST}),
+                        help="one topic (default: all but faults and relay)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--delay-ms", type=_positive, default=50, help="wan: one-way delay of every link (ms)")
+    parser.add_argument("--delay-ms", type=_positive, default=None,
+                        help=f"wan: one-way delay of every link (ms, default {WAN_DELAY_MS}); faults: between each "
+                             f"join and the host (default {FAULTS_DELAY_MS})")
     parser.add_argument("--runs", type=_positive, default=None,
                         help=f"wan: games per table size (default {WAN_RUNS} for wan alone, 1 with every topic)")
+    parser.add_argument("--cells", nargs="+", metavar="PATTERN", default=None,
+                        help="faults: the cells to play, by name victim-moment-cut-transport with shell patterns "
+                             "(host-play-7-tcp, 'join-*-0-*'; default every cell)")
+    parser.add_argument("--work", metavar="DIR", help="faults: keep every cell's profiles and transcripts in DIR")
 
 
-def _options(topic: str, args: argparse.Namespace) -> dict[str, int]:
+def _options(topic: str, args: argparse.Namespace) -> dict[str, object]:
+    if topic == "faults":
+        return {"delay_ms": args.delay_ms or FAULTS_DELAY_MS, "cells": args.cells or ["*"], "work": args.work}
     if topic != "wan":
         return {}
     runs = args.runs if args.runs is not None else (WAN_RUNS if args.topic == "wan" else 1)
-    return {"delay_ms": args.delay_ms, "runs": runs}
+    return {"delay_ms": args.delay_ms or WAN_DELAY_MS, "runs": runs}
 
 
 def run(args: argparse.Namespace) -> int:
     topics = [args.topic] if args.topic else list(TOPICS)
-    figures: dict[str, float | int] = {}
+    figures: dict[str, float | int | str] = {}
     for topic in topics:
         try:
-            module = importlib.import_module(TOPICS[topic])
+            module = importlib.import_module({**TOPICS, **ON_REQUEST}[topic])
         except ModuleNotFoundError as exc:
             raise LocalError("bench-missing", f"topic {topic} is not built yet") from exc
-        found: dict[str, float | int] = module.run(**_options(topic, args))
+        found: dict[str, float | int | str] = module.run(**_options(topic, args))
         if not args.json:
             for key, value in found.items():
                 print(f"{key:32} {value}")
