@@ -38,6 +38,7 @@ def _ip(*args: str) -> None:
 class Lan:
     members: tuple[str, ...]  # namespace names, one per machine on the LAN
     addresses: tuple[str, ...]  # each member's IPv4 address
+    switch: str = ""  # the namespace of the bridge between them
 
     def argv(self, member: int, command: Sequence[str]) -> list[str]:
         """`command` run inside member's namespace."""
@@ -67,7 +68,7 @@ def private_lan(count: int) -> Iterator[Lan]:
             links = subprocess.run(["ip", "-n", ns, "-o", "link"], check=True, capture_output=True, text=True)
             names = sorted(line.split(":")[1].strip().split("@")[0] for line in links.stdout.splitlines())
             assert names == sorted(["lo", f"e{i}"]), f"namespace {ns} sees other interfaces: {names}"
-        yield Lan(members, tuple(f"{SUBNET}.{i + 1}" for i in range(count)))
+        yield Lan(members, tuple(f"{SUBNET}.{i + 1}" for i in range(count)), switch)
     finally:
         for ns in reversed(made):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
