@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 
@@ -328,11 +329,14 @@ def _host_for(identity: Identity) -> IHost:
 @asynccontextmanager
 async def open_p2p_node(
     identity: Identity, listen: Sequence[str] = ("/ip4/127.0.0.1/tcp/0",), *, relay: bool = True,
-    direct_timeout: float = DIRECT_DIAL_TIMEOUT, advertise_direct: bool = True,
+    direct_timeout: float = DIRECT_DIAL_TIMEOUT, advertise_direct: bool = True, max_reservations: int | None = None,
 ) -> AsyncIterator[P2PNode]:
     """A running node listening on `listen` (multiaddrs), closed on exit. Every node dials and takes relayed
-    connections (circuit relay v2); with `relay` it also relays for others, with GAME_RELAY_LIMITS."""
+    connections (circuit relay v2); with `relay` it also relays for others, with GAME_RELAY_LIMITS (at most
+    `max_reservations` reservations, if given)."""
     silence_libp2p()
+    limits = GAME_RELAY_LIMITS if max_reservations is None else \
+        dataclasses.replace(GAME_RELAY_LIMITS, max_reservations=max_reservations)
     host = _host_for(identity)
     try:
         listen_addrs = [multiaddr.Multiaddr(a) for a in listen]
@@ -342,10 +346,10 @@ async def open_p2p_node(
     lone: BaseException | None = None
     try:
         async with host.run(listen_addrs=listen_addrs), trio.open_nursery() as nursery:
-            protocol = OwnCircuits(host, limits=GAME_RELAY_LIMITS, allow_hop=relay)
+            protocol = OwnCircuits(host, limits=limits, allow_hop=relay)
             host.set_stream_handler(HOP_PROTOCOL_ID, protocol._handle_hop_stream)
             host.set_stream_handler(STOP_PROTOCOL_ID, protocol._handle_stop_stream)
-            circuit = CircuitV2Transport(host, protocol, RelayConfig(roles=roles, limits=GAME_RELAY_LIMITS))
+            circuit = CircuitV2Transport(host, protocol, RelayConfig(roles=roles, limits=limits))
             node = P2PNode(host, identity, circuit, nursery, direct_timeout)
             node.advertise_direct = advertise_direct
             # The node's own tasks are cancelled only once both services have stopped: cancelled earlier, the
