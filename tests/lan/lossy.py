@@ -115,21 +115,23 @@ def main(argv: list[str]) -> int:
     if reason is not None:
         print(f"cannot run: {reason}", file=sys.stderr)
         return 2
-    for percent in args.percent:
-        walls, per_entry = [], []
-        for run in range(args.runs):
+    walls: dict[int, list[float]] = {p: [] for p in args.percent}
+    per_entry: dict[int, list[float]] = {p: [] for p in args.percent}
+    for run in range(args.runs):  # the losses take turns, so that the machine's load weighs on each alike
+        for percent in args.percent:
             with tempfile.TemporaryDirectory(prefix="p2pdurak-lossy-") as tmp:
                 game = play(Path(tmp), percent, seed=5 + run)
             same = len(set(game.transcripts)) == 1
             report = verify_transcript_bytes(game.transcripts[0])
-            walls.append(game.wall_s)
-            per_entry.append(1000 * game.wall_s / max(1, report.entries))
+            walls[percent].append(game.wall_s)
+            per_entry[percent].append(1000 * game.wall_s / max(1, report.entries))
             print(f"loss {percent}% game {run + 1}: wall {game.wall_s} s, {report.entries} entries, "
                   f"{game.dropped} packets dropped, exits {game.codes}, "
                   f"transcripts {'identical' if same else 'DIFFER'}, {'valid' if report.valid else 'INVALID'} "
                   f"({report.how})", flush=True)
-        print(f"loss {percent}%: median wall {statistics.median(walls):.2f} s, "
-              f"median {statistics.median(per_entry):.1f} ms per entry", flush=True)
+    for percent in args.percent:
+        print(f"loss {percent}%: median wall {statistics.median(walls[percent]):.2f} s, "
+              f"median {statistics.median(per_entry[percent]):.1f} ms per entry", flush=True)
     return 0
 
 
