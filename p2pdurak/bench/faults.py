@@ -46,6 +46,7 @@ TRANSPORTS = ("tcp", "libp2p")
 PLAY_ACTIONS = 6  # the play moment: this many game actions in the victim's file
 ACTIONS = (*CARD_BODIES, TakeBody, PassBody)
 LOOPBACK_P2P = "/ip4/127.0.0.1/tcp/0"
+CONNECTED = "[net] connected"  # a join's line once the host has seated it
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +189,7 @@ class Proc:
         self._news = trio.Event()
 
     async def start(self, nursery: trio.Nursery) -> Proc:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "P2PDURAK_DEBUG": "1"}  # (the debug log names reason codes)
         self.started_at = time.perf_counter()
         self.process = await trio.lowlevel.open_process(
             [sys.executable, "-m", "p2pdurak", *self.argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
@@ -334,7 +335,7 @@ class _Table:
             return
         link = await self.delayed(link)
         join1 = await self.start("join 1", self.join_argv(1, link, "join1"))
-        await host.line("joined seat 1")
+        await join1.line(CONNECTED)  # seat 1 before seat 2
         join2 = await self.start("join 2", self.join_argv(2, link, "join2"))
         victim = host if cell.victim == "host" else join1
         profile = self.root / ("host" if cell.victim == "host" else "join1")
@@ -439,8 +440,7 @@ class _Table:
     async def lobby_host(self, host: Proc, link: str) -> None:
         """The host dies with seat 1 taken: the join is told the table is gone, and joins another table."""
         join1 = await self.start("join 1", self.join_argv(1, link, "join1"))
-        await host.line("joined seat 1")
-        await join1.line("[net] connected")  # (seated on both sides: a host that dies before that is not "lost")
+        await join1.line(CONNECTED)  # (seated on both sides: a host that dies before that was never reached)
         host.kill()
         killed = time.perf_counter()
         await host.wait()
@@ -464,8 +464,7 @@ class _Table:
         """A join dies in the lobby: `join --resume` has nothing to resume, the same profile joins again with the
         link and the game is played."""
         join1 = await self.start("join 1", self.join_argv(1, link, "join1"))
-        seated = await host.line("joined seat 1")
-        await join1.line("[net] connected")
+        await join1.line(CONNECTED)
         join1.kill()
         await join1.wait()
         self.result.notes.append("no seat file in the lobby: nothing to cut")
@@ -473,7 +472,7 @@ class _Table:
         if await again.wait() != 2 or "nothing-to-resume" not in again.err.decode(errors="replace"):
             self.result.failures.append(f"join --resume in the lobby: {again.describe()}")
         rejoined = await self.start("join 1 (again)", self.join_argv(1, link, "join1"))
-        await host.line("joined seat", seated + 1)
+        await rejoined.line(CONNECTED)
         join2 = await self.start("join 2", self.join_argv(2, link, "join2"))
         await self.finish([host, rejoined, join2], ["host", "join1", "join2"])
 
