@@ -59,6 +59,12 @@ def check(outcome: ScenarioOutcome) -> None:
     if isinstance(liar, LyingRunner) and liar.lie is not None and liar.fired_at is None:
         problems.append("the lie was never told (its trigger never matched)")
     first = ex.victims[0]
+    if ex.kind == "property":
+        assert sc.extra is not None
+        problems.extend(sc.extra(table))
+        outcome.report = table.report(first)
+        outcome.detected = (ex.reason, ex.seat) if not problems else None
+        return
     if ex.kind == "accused":
         _check_accused(outcome)
     elif ex.kind == "faulted":

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 import trio
 
+from p2pdurak.adversary import starving
 from p2pdurak.adversary.liars import LieKit, LyingRunner, SeatLie
 from p2pdurak.adversary.table import AdversaryTable, Plan
 from p2pdurak.adversary.tamper import EntryView, Equivocation, Fork, Skip, Swap
@@ -46,7 +47,8 @@ class Expect:
     game goes on), "faulted" (every honest seat in `victims` stops with a fault (`reason`, `seat`) and the entry as
     evidence), "abort" (the game ends in an abort or forfeit naming `seat` with `reason`), "unproven" (`seat`
     makes a silent-seat claim that no honest seat signs: it makes nobody lose), "verdict" (a challenge
-    verdict against `seat`, not caught; the game goes on).
+    verdict against `seat`, not caught; the game goes on), "property" (the scenario's `extra` checks SPEC.md 11's
+    property on every transcript; nothing else is asked of how the game ends).
     verify: what the transcript saved by the first victim verifies as: "valid" or "invalid".
     """
 
@@ -901,6 +903,9 @@ SCENARIOS: tuple[Scenario, ...] = (
              lambda: Plan(hook=storm, move_timeout=5.0),
              Expect("recovered", "connection-closed", LIAR, victims=(LIAR,))),
 )
+
+
+SCENARIOS = (*SCENARIOS, *starving.scenarios())
 
 
 def scenario(name: str) -> Scenario:

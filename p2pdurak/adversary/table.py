@@ -66,6 +66,7 @@ class Plan:
     swallow: MovePredicate | None = None
     hook: EntryHook | None = None
     level: str = "random"
+    no_mesh: tuple[int, ...] = ()  # seats that take no part in the mesh (`join --no-mesh`)
 
 
 class InjectingClient(Client):
@@ -191,7 +192,7 @@ async def open_table(plan: Plan, profile: Path, config: NetConfig = ADVERSARY_CO
     host_runner.client = clients[0]
     for s in range(1, players):
         runner = _runner(plan, s, identities[s], profile / f"seat-{s}", {"role": "join", "link": invite.link()})
-        client = InjectingClient(identities[s], NAMES[s], invite, runner, config=config)
+        client = InjectingClient(identities[s], NAMES[s], invite, runner, config=config, mesh=s not in plan.no_mesh)
         runner.client = client
         runners.append(runner)
         clients.append(client)

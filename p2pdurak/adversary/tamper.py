@@ -103,6 +103,8 @@ class TamperingHost(GameHost):
         self.false_rejects: dict[bytes, bytes] = {}  # move bytes -> the Reject signed for it (repeated for a relay)
         self.stalling = False  # the host's own seat withholds its moves and the host never times itself out
         self.backdate = False  # false Rejects name the chain just before the entry the move saw, where it fails
+        self.false_reason = FALSE_REASON  # the reason its false Rejects give
+        self.receipts_from: list[tuple[int, bytes]] = []  # every (seat, receipt) a connection sent
 
     def submit(self, seat: int, move: bytes) -> Submission:
         self.received.append((seat, move))
@@ -137,15 +139,19 @@ class TamperingHost(GameHost):
             length = seen - 1
             head = chain.genesis.hash if length == 0 else chain.entry(length - 1).hash
         reject = sign_reject(self.identity, chain.genesis.hash, signed.author, signed.counter, signed.hash,
-                             FALSE_REASON, length, head)
+                             self.false_reason, length, head)
         self.false_rejects[move] = reject
-        self.refused[move] = FALSE_REASON
+        self.refused[move] = self.false_reason
         return reject
 
     def on_silent(self, seat: int) -> Sequence[bytes]:
         if self.stalling and seat == self.peer.genesis.host:
             return ()  # a stalling host does not time itself out
         return super().on_silent(seat)
+
+    def on_receipt(self, seat: int, receipt: bytes) -> None:
+        self.receipts_from.append((seat, receipt))
+        super().on_receipt(seat, receipt)
 
     def relay(self, move: bytes) -> Submission:
         self.relayed.append(move)
@@ -209,6 +215,20 @@ class Fork(EntryView):
             prev = sha256(self.forked[-1]) if self.forked else sha256(entries[i - 1])
             self.forked.append(forge_entry(self.host, i, prev, entry_move(entries[i + 1])))
         return [(index, self.forked[index - self.index])]
+
+
+class Starve(EntryView):
+    """From entry `start` on (None: not yet), seat `victim` is sent no entry at all on any connection; its
+    connection stays up (issue 23, attack 1): only the mesh can tell it what happened."""
+
+    def __init__(self, victim: int) -> None:
+        self.victim = victim
+        self.start: int | None = None
+
+    def frames_for(self, seat: int | None, index: int, entries: list[bytes]) -> list[tuple[int, bytes]] | None:
+        if seat == self.victim and self.start is not None and index >= self.start:
+            return None
+        return [(index, entries[index])]
 
 
 class Skip(EntryView):

@@ -96,6 +96,9 @@ class _EchoHost:
     def on_silent(self, seat: int) -> Sequence[bytes]:
         return ()
 
+    def on_receipt(self, seat: int, receipt: bytes) -> None:
+        del seat, receipt
+
 
 class _CountingSeat:
     def __init__(self, wake: Callable[[], None]) -> None:

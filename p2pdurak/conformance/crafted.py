@@ -834,6 +834,8 @@ def message_groups() -> list[Json]:
         ("a pass", PassBody()),
         ("a challenge of position 9", ChallengeBody(9)),
         ("an abort naming seat 2 silent", AbortBody(2, "silent-seat", 41)),
+        ("an abort naming seat 2 silent with a receipt (the field's bytes are not decoded here)",
+         AbortBody(2, "silent-seat", 41, bytes(range(146)))),
         ("an abort accusing nobody", AbortBody(None, "not-a-card", 0)),
     ]
     tests: list[Json] = []
@@ -855,7 +857,12 @@ def message_groups() -> list[Json]:
     bad("an ack of 2^32", bytes((0x92, 0x22, 0xCF, 0, 0, 0, 1, 0, 0, 0, 0)), "bad-field")
     bad("an abort with an upper-case reason", encode_abort("Missing"), "bad-field")
     bad("an abort with an empty reason", encode_abort(""), "bad-field")
-    bad("an abort accusing seat true", bytes((0x94, 0x2B, 0xC3, 0xA1, 0x78, 0x00)), "bad-field")
+    bad("an abort accusing seat true", bytes((0x95, 0x2B, 0xC3, 0xA1, 0x78, 0x00, 0xC0)), "bad-field")
+    bad("an abort without its receipt field (4 fields)", bytes((0x94, 0x2B, 0x02, 0xA1, 0x78, 0x00)), "field-count")
+    bad("an abort whose receipt is an empty bin", bytes((0x95, 0x2B, 0x02, 0xA1, 0x78, 0x00, 0xC4, 0x00)),
+        "bad-field")
+    bad("an abort whose receipt is 257 bytes", bytes((0x95, 0x2B, 0x02, 0xA1, 0x78, 0x00, 0xC5, 0x01, 0x01))
+        + bytes(257), "bad-field")
     bad("a Move envelope (tag 0x05) where a body belongs", bytes((0x93, 0x05, 0xC4, 0x00, 0xC4, 0x00)),
         "unexpected-type")
     bad("GameOptions (tag 0x20) where a body belongs", encode(GameOptions.of(Options())), "unexpected-type")
@@ -911,7 +918,7 @@ def _genesis_with(options: bytes, seats: int) -> bytes:
 
 def encode_abort(reason: str) -> bytes:
     text = reason.encode()
-    return bytes((0x94, 0x2B, 0x02, 0xA0 | len(text))) + text + b"\x00"
+    return bytes((0x95, 0x2B, 0x02, 0xA0 | len(text))) + text + b"\x00\xc0"
 
 
 _ = (field, KIND_GENESIS, MoveData)

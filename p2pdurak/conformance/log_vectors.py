@@ -1,4 +1,4 @@
-"""Conformance vectors of the log (SPEC.md 6.6, 7.9): `python -m p2pdurak.conformance.log_vectors [--check]`.
+"""Conformance vectors of the log (SPEC.md 6.6, 7.10): `python -m p2pdurak.conformance.log_vectors [--check]`.
 
 wire-messages.json: each log message type decoded from bytes (valid with its fields, invalid with the reason).
 wire-log.json: genesis checks, chain replays, equivocation evidence and transcript files.
@@ -40,6 +40,7 @@ from p2pdurak.log.messages import (
     RejectData,
 )
 from p2pdurak.log.moves import sign_move
+from p2pdurak.log.receipts import Receipt, ReceiptData, sign_receipt
 from p2pdurak.log.sequencer import Appended, Rejected, Sequencer
 from p2pdurak.testing.log_fixtures import Table, forge_accusation, forge_entry, honest_chain, make_table
 from p2pdurak.wire import REGISTRY, DecodeError, decode, encode, encode_value
@@ -51,7 +52,7 @@ TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (
         Member, GenesisData, Genesis, MoveData, Move, EntryData, Entry, RejectData, Reject, AccusationData, Accusation,
-        RejectedMove,
+        RejectedMove, ReceiptData, Receipt,
     )
 }  # fmt: skip
 
@@ -91,6 +92,8 @@ def _messages_cases(table: Table) -> list[dict[str, Any]]:
     accusation_bytes = forge_accusation(table.identities[2], g.hash, 2, g.host, "censored-move", 1, move)
     accusation = decode(accusation_bytes, Accusation)
     silent_bytes = forge_accusation(table.identities[2], g.hash, 2, g.host, "silent-host", 1, b"")
+    receipt_bytes = sign_receipt(table.identities[2], g.hash, 2, 1, sha256(appended.entry_bytes))
+    receipt = decode(receipt_bytes, Receipt)
     valid: list[tuple[str, bytes]] = [
         ("Member", encode(g.data.roster[0])),
         ("GenesisData", g.data_bytes),
@@ -105,6 +108,9 @@ def _messages_cases(table: Table) -> list[dict[str, Any]]:
         ("Accusation", accusation_bytes),
         ("AccusationData", decode(silent_bytes, Accusation).data),  # silent-host: the only empty evidence
         ("RejectedMove", encode(RejectedMove(move, rejected.reject_bytes))),
+        ("ReceiptData", receipt.data),
+        ("Receipt", receipt_bytes),
+        ("ReceiptData", encode(ReceiptData(g.hash, 0, 0, g.hash))),  # before any entry: the genesis hash as head
     ]
     member = _fields(g.data.roster[0])
     gdata = _fields(g.data)
@@ -112,6 +118,7 @@ def _messages_cases(table: Table) -> list[dict[str, Any]]:
     edata = _fields(decode(entry.data, EntryData))
     rdata = _fields(decode(reject.data, RejectData))
     adata = _fields(decode(accusation.data, AccusationData))
+    cdata = _fields(decode(receipt.data, ReceiptData))
     env = _fields(decode(move, Move))
 
     def with_field(fields: list[Value], index: int, value: Value) -> bytes:
@@ -167,6 +174,13 @@ def _messages_cases(table: Table) -> list[dict[str, Any]]:
         ("RejectedMove", "an empty reject", encode_value([0x0C, move, b""]), "bad-field"),
         ("AccusationData", "a Move where AccusationData belongs", move, "unexpected-type"),
         ("Accusation", "signature of 65 bytes", with_field(_fields(accusation), 2, b"\x00" * 65), "bad-field"),
+        ("ReceiptData", "seat 6", with_field(cdata, 2, 6), "bad-field"),
+        ("ReceiptData", "length 2^32", with_field(cdata, 3, 2**32), "bad-field"),
+        ("ReceiptData", "head of 31 bytes", with_field(cdata, 4, b"\x00" * 31), "bad-field"),
+        ("ReceiptData", "a field missing", encode_value(cdata[:-1]), "field-count"),
+        ("Receipt", "signature of 63 bytes", with_field(_fields(receipt), 2, b"\x00" * 63), "bad-field"),
+        ("Receipt", "data of 129 bytes", encode_value([0x0E, b"\x00" * 129, b"\x00" * 64]), "bad-field"),
+        ("Receipt", "a Reject where a Receipt belongs", rejected.reject_bytes, "unexpected-type"),
     ]
     cases: list[dict[str, Any]] = []
     for type_name, data in valid:

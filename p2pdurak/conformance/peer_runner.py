@@ -6,7 +6,8 @@ with a valid transcript. Hostile cases lie to the external seat once (a poisoned
 peer must not build on the poisoned entry (no move whose `seen` is that entry or a later one), within a window.
 
 Placeholders in COMMAND: {link} the invite link, {host} and {port} of the host, {profile} a fresh directory for
-the external peer's files, {seed} a number it may use for its randomness, {case} the case name.
+the external peer's files, {seed} a number it may use for its randomness, {case} the case name, {move_timeout} the
+silence time-out (seconds) the case wants the peer to sign claims after (R-GAME-19; 120 but where a case says).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from p2pdurak.adversary.scenarios import (
 )
 from p2pdurak.adversary.table import AdversaryTable, Plan, open_table
 from p2pdurak.adversary.tamper import EntryView, Equivocation, Fork, Swap
+from p2pdurak.conformance import peer_duties
 from p2pdurak.errors import DurakError, PeerFault
 from p2pdurak.log import authenticate_move, sign_move
 from p2pdurak.net.config import NetConfig
@@ -65,10 +67,13 @@ class PeerCase:
     mesh: bool = False  # an honest case that also asks for the mesh: our seat 2 must get the peer's moves directly
     claim_at_end: bool = False  # the host names our seat 2 silent on the entry that ends the game (R-GAME-19)
     false_reject: bool = False  # the host refuses the peer's first valid Play or Beat with a signed Reject
+    duty: str | None = None  # one of peer_duties.DUTIES: the peer's duty towards our seat 2 that the case checks
+    peer_move_timeout: float = 120.0  # what {move_timeout} says: the peer's own silence time-out (R-GAME-19)
+    table_move_timeout: float = 15.0  # our host's
 
     @property
     def hostile(self) -> bool:
-        return self.poison is not None or self.censor or self.false_reject
+        return self.poison is not None or self.censor or self.false_reject or self.duty is not None
 
 
 @dataclass
@@ -171,6 +176,18 @@ PEER_CASES: tuple[PeerCase, ...] = (
              ("R-GAME-17",), Options(deck=24, players=2), censor=True, name_silent=True),
     PeerCase("false-reject", "the host refuses the peer's first valid Play or Beat with a signed Reject",
              ("R-PEER-44", "R-GAME-22"), Options(deck=24, players=2), false_reject=True),
+    PeerCase("receipts", "three seats, honest: the peer sends the host its receipt of every entry it applies",
+             ("R-NET-74", "R-GAME-23", "R-LOG-27"), Options(deck=24, players=3), duty=peer_duties.RECEIPTS),
+    PeerCase("forward-to-lagging", "three seats; the host sends our seat 2 no entry once it is due: the peer, its "
+             "only link, must forward them", ("R-GAME-24", "R-NET-75"), Options(deck=24, players=3),
+             duty=peer_duties.FORWARD),
+    PeerCase("no-signature-while-holding", "three seats; the host swallows our seat 2's move (the peer has it over "
+             "the mesh) and names seat 2 silent: the peer must not sign, and must accuse the host",
+             ("R-GAME-19", "R-GAME-17"), Options(deck=24, players=3), duty=peer_duties.HOLD, peer_move_timeout=2.0),
+    PeerCase("receipt-in-claim", "three seats; our seat 2 goes silent for real (its receipts still come) and the host "
+             "names it: the peer's signature must carry seat 2's receipt of the due length",
+             ("R-GAME-19", "R-PEER-38b"), Options(deck=24, players=3), duty=peer_duties.EMBED, peer_move_timeout=2.0,
+             table_move_timeout=3.0),
 )
 
 
@@ -212,7 +229,8 @@ def _built_on(table: AdversaryTable, poison: int) -> list[str]:
 async def run_peer_case(case: PeerCase, command: str, workdir: Path, *, timeout: float = 60.0,
                         window: float = 3.0, seed: int = 1) -> PeerCaseResult:
     started = time.perf_counter()
-    plan = Plan(options=case.options, seed=seed, shuffle_proofs=case.shuffle_proofs, move_timeout=15.0,
+    plan = Plan(options=case.options, seed=seed, shuffle_proofs=case.shuffle_proofs,
+                move_timeout=case.table_move_timeout,
                 lies={0: case.host_lie} if case.host_lie is not None else {}, view=case.view,
                 hook=flipping_host().hook if case.claim_at_end else None)
     table = await open_table(plan, workdir / "ours", PEER_CONFIG)
@@ -223,12 +241,14 @@ async def run_peer_case(case: PeerCase, command: str, workdir: Path, *, timeout:
         table.host.swallow = swallow_first_play(table, relays_too=True)
     if case.false_reject:
         table.host.false_reject = first_valid_play(table, EXTERNAL)
+    if case.duty is not None:
+        peer_duties.setup(case.duty, table)
     port = table.side.port
     link = table.server.invite("127.0.0.1", port).link()
     profile = workdir / "external"
     profile.mkdir(parents=True, exist_ok=True)
     argv = expand(command, {"link": link, "host": "127.0.0.1", "port": str(port), "profile": str(profile),
-                            "seed": str(seed), "case": case.name})
+                            "seed": str(seed), "case": case.name, "move_timeout": f"{case.peer_move_timeout:g}"})
     out_path = workdir / "external.out"
     result = PeerCaseResult(case.name, case.spec, "hostile" if case.hostile else "honest", False, "", 0.0)
     exit_codes: list[int] = []
@@ -312,6 +332,8 @@ async def _watch(case: PeerCase, table: AdversaryTable, window: float) -> str:
             if claims != [(2, 0, (0,), False)]:
                 return f"the host's early claim on seat 2 was signed or is missing: {claims}"
         return "ok"
+    if case.duty is not None:
+        return await peer_duties.verdict(case.duty, table)
     if case.censor:
         return await _watch_censored(table, case.name_silent)
     if case.false_reject:

@@ -33,7 +33,8 @@ def report_cases(bases: dict[str, bytes]) -> list[Tampered]:
         CLAIMS_BASE, "entry 9 dropped, after seat 0's claim (entry 7) and its answer (entry 8): an entry fault "
         "reports no claims", "R-PEER-48, R-PEER-49", "FileEdit", {"records": [i for i in range(n + 1) if i != 10]},
         expected))
-    claim: Json = {"accused": 1, "by": 0, "entry": 7, "signers": [0], "attested": False, "answered": None}
+    claim: Json = {"accused": 1, "by": 0, "entry": 7, "signers": [0], "attested": False, "answered": None, "due": 7,
+                   "proven": False, "receipt": {"entry": 7, "length": 7}, "attested_at": None, "effect": "none"}
     expected = unfinished(invalid("incomplete", 8, 1), 8)
     expected["claims"] = [claim]
     out.append(Tampered(

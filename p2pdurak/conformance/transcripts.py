@@ -19,7 +19,7 @@ Json = dict[str, Any]
 
 # Keys of `verify --json` that a case may pin; a case lists only those it cares about.
 OUTCOME_KEYS = ("valid", "reason", "entry", "seat", "how", "entries", "result", "verdicts", "players", "accusation",
-                "claims", "faults")
+                "claims", "faults", "missing_audits")
 
 
 @dataclass(frozen=True, slots=True)

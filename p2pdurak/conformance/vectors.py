@@ -21,6 +21,7 @@ from p2pdurak.conformance.abort_cases import abort_cases
 from p2pdurak.conformance.accusations import accusation_cases
 from p2pdurak.conformance.forge import play_until
 from p2pdurak.conformance.host import host_answer
+from p2pdurak.conformance.receipt_cases import receipt_cases
 from p2pdurak.conformance.report_cases import REPORT_NOTES, report_cases
 from p2pdurak.conformance.scenes import BASE_GAMES, BaseGame, Scene, phase_is
 from p2pdurak.conformance.transcripts import Json, rebuild, records_of, sha256_hex, verify_outcome
@@ -216,7 +217,8 @@ def generate_tampered(valid: Json) -> Json:
     tests: list[Json] = []
     for t in tampered_cases(bases):
         data = rebuild(bases[t.base], t.edit)
-        case = _case(t.comment, t.spec, "invalid", [t.flag], base=t.base, **t.edit, sha256=sha256_hex(data),
+        result = "valid" if t.expected.get("valid") else "invalid"
+        case = _case(t.comment, t.spec, result, [t.flag], base=t.base, **t.edit, sha256=sha256_hex(data),
                      expected=t.expected)
         tests.append(case)
     notes = {
@@ -225,15 +227,16 @@ def generate_tampered(valid: Json) -> Json:
         "`records` the base's records are kept",
         "fileEdits": "then, in order: {offset, xor} xors one byte of the rebuilt file, {cut} keeps its first `cut` "
         "bytes; `sha256` is the hash of the result",
-        "expected": "as in transcript-valid.json: the keys `verify --json` MUST print (exitCode 1: invalid, "
-        "2: not a transcript file)",
+        "expected": "as in transcript-valid.json: the keys `verify --json` MUST print (exitCode 0: valid, 1: "
+        "invalid, 2: not a transcript file); a case whose `result` is valid crafts a game that verifies",
         "HostFault": "an entry that the host should not have appended: the host signed it, so it is at fault "
         "(R-PEER-12)",
     }
     flags = sorted({t.flag for t in tampered_cases(bases)})
     from p2pdurak.conformance.abort_cases import FLAG_NOTES as ABORT_NOTES
+    from p2pdurak.conformance.receipt_cases import FLAG_NOTES as RECEIPT_NOTES
 
-    flag_notes = {**crafted.FLAG_NOTES, **ABORT_NOTES, **REPORT_NOTES}
+    flag_notes = {**crafted.FLAG_NOTES, **ABORT_NOTES, **REPORT_NOTES, **RECEIPT_NOTES}
     notes.update({f: flag_notes[f] for f in flags if f in flag_notes})
     return _file(
         "p2pdurak transcripts (tampered)", "SPEC.md 7.7, 8.4, 8.14", notes,
@@ -277,9 +280,10 @@ def generate_messages() -> Json:
 
 
 def tampered_cases(bases: dict[str, bytes]) -> list[crafted.Tampered]:
-    """Every case of transcript-tampered.json, in file order: crafted.py's, then the aborts', the accusations' and
-    the report's (those build on crafted.py's helpers, so they are gathered here, above them all)."""
-    return [*crafted.tampered_cases(bases), *abort_cases(bases), *accusation_cases(bases), *report_cases(bases)]
+    """Every case of transcript-tampered.json, in file order: crafted.py's, then the aborts', the accusations', the
+    report's and the receipts' (those build on crafted.py's helpers, so they are gathered here, above them all)."""
+    return [*crafted.tampered_cases(bases), *abort_cases(bases), *accusation_cases(bases), *report_cases(bases),
+            *receipt_cases(bases)]
 
 
 # -- files ----------------------------------------------------------------------------------------------------------

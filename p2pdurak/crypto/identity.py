@@ -20,7 +20,7 @@ from p2pdurak.randomness import Rng
 _ED_L = 2**252 + 27742317777372353535851937790883648493
 
 # Signing domains (SPEC.md R-LOG-2). A signature in one domain never verifies in another.
-DOMAINS = frozenset({"genesis", "move", "entry", "hello", "reject", "ack", "abort", "accusation"})
+DOMAINS = frozenset({"genesis", "move", "entry", "hello", "reject", "ack", "abort", "accusation", "receipt"})
 
 
 class SignatureError(PeerFault):

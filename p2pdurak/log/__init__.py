@@ -62,6 +62,15 @@ from p2pdurak.log.moves import (
     unchecked_data,
     verify_reject,
 )
+from p2pdurak.log.receipts import (
+    Receipt,
+    ReceiptData,
+    VerifiedReceipt,
+    read_receipt,
+    receipt_covers,
+    sign_receipt,
+    verify_receipt,
+)
 from p2pdurak.log.sequencer import Appended, Rejected, Sequencer, Validator
 
 __all__ = [
@@ -92,6 +101,8 @@ __all__ = [
     "LogFault",
     "MoveEquivocation",
     "PendingMove",
+    "Receipt",
+    "ReceiptData",
     "Record",
     "Rejected",
     "RejectedMove",
@@ -104,6 +115,7 @@ __all__ = [
     "Validator",
     "VerifiedEntry",
     "VerifiedGenesis",
+    "VerifiedReceipt",
     "VerifiedReject",
     "assemble_genesis",
     "authenticate_move",
@@ -118,16 +130,20 @@ __all__ = [
     "make_genesis_data",
     "parse_records",
     "public_view",
+    "read_receipt",
     "read_transcript",
+    "receipt_covers",
     "rejected_move_evidence",
     "replay",
     "sha256",
     "sign_genesis",
     "sign_move",
+    "sign_receipt",
     "sign_reject",
     "unchecked_body",
     "unchecked_data",
     "verify_genesis",
+    "verify_receipt",
     "verify_reject",
     "verify_transcript",
 ]

@@ -163,6 +163,11 @@ class ChainFollower:
             return EntryEquivocation(self._entries[seq].encoded, entry_bytes)
         return None
 
+    def signed_seq(self, entry_bytes: bytes) -> int:
+        """The seq of a host-signed entry (decoded, its host signature checked, nothing else); LogFault if it is not
+        one. For entries another seat forwards us: only the host's word goes on to the chain's checks."""
+        return self._host_signed(entry_bytes, self.genesis.host)[0]
+
     def _host_signed(self, entry_bytes: bytes, host: int) -> tuple[int, EntryData]:
         try:
             entry = decode(entry_bytes, Entry, seat=host)

@@ -46,6 +46,10 @@ class HostApp(Protocol):
         """`seat` stayed silent past the time-out while the game waited on it: entries to append (an abort)."""
         ...
 
+    def on_receipt(self, seat: int, receipt: bytes) -> None:
+        """`seat` sent its signed receipt of the chain it holds (unchecked bytes, 9.11 R-NET-74)."""
+        ...
+
 
 class ClientApp(Protocol):
     """A seat's game side. Calls run inside the trio loop; they may call Client.send_move."""

@@ -83,6 +83,7 @@ class Client:
         self._next_mid = 1
         self._genesis_signature: tuple[bytes, bytes] | None = None  # (genesis, our signature): sign only once
         self._outbox: deque[bytes] = deque()  # per-connection direct messages
+        self._receipt: bytes | None = None  # our newest receipt frame for the host, not written yet
         self._sent_mid = 0  # highest mid written on the current connection
         self._leaving = False
         self._left = trio.Event()  # leave(): also ends a connect attempt or a back-off wait
@@ -113,6 +114,14 @@ class Client:
         if self.mesh is not None:
             self.mesh.broadcast(move)
         return mid
+
+    def send_receipt(self, receipt: bytes) -> None:
+        """Our signed receipt of the chain we hold: to the host (the newest replaces one not written yet) and over
+        every mesh link (R-NET-74). Never ahead of a move: it is written after every move queued."""
+        self._receipt = m.Receipt(receipt).encode()
+        self._wake.set()
+        if self.mesh is not None:
+            self.mesh.send_receipt(receipt)
 
     def relay(self, move: bytes) -> None:
         """Hand another seat's move (received over the mesh) to the host; dropped if we are not connected."""
@@ -194,6 +203,8 @@ class Client:
             nursery.start_soon(self._ticker, app)  # (without the mesh too: our own moves are still watched)
             try:
                 ending = await self._run_host_link()
+                if ending.kind == "bye" and ending.reason != "leaving":
+                    await self._linger(app)
             except Exception as exc:  # raised as itself below, not in the nursery's group (the callers catch it)
                 failure = exc
             finally:
@@ -201,6 +212,17 @@ class Client:
         if failure is not None:
             raise failure
         return ending
+
+    async def _linger(self, app: MeshApp) -> None:
+        """The host said bye: the game side may accuse it of a move it never answered, and the mesh stays up (at
+        most linger_timeout) while the game side still has use for it: the end of the game may come over the mesh,
+        or be owed to a linked seat the host kept behind (R-NET-75)."""
+        app.on_host_ended()
+        if self.mesh is None:
+            return
+        with trio.move_on_after(self.config.linger_timeout):
+            while app.mesh_pending():
+                await trio.sleep(self.config.mesh_tick)
 
     async def _ticker(self, app: MeshApp) -> None:
         while True:
@@ -361,8 +383,9 @@ class Client:
                 raise JoinRefused(seated.reason, "the game was aborted")
             if not isinstance(seated, m.Seated):
                 raise NetFault("unexpected-message", "expected seated")
-            self._seated(seated)
             self._outbox.clear()
+            self._receipt = None  # (on_seated sends our newest receipt again)
+            self._seated(seated)
             self._sent_mid = seated.moves_seen
             await fs.send(m.CatchUp(self.have, not self.has_genesis).encode())
             return
@@ -437,7 +460,8 @@ class Client:
                 if mid > self._sent_mid:
                     self._sent_mid = mid
                     return m.Move(mid, move).encode()
-        return None
+        receipt, self._receipt = self._receipt, None
+        return receipt
 
     async def _writer(self, fs: FramedStream) -> Ending:
         while True:

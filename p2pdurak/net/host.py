@@ -456,6 +456,9 @@ class HostServer:
                 self._move(conn, conn.seat, message)
             elif isinstance(message, m.Relay):
                 self._relay(conn, message)
+            elif isinstance(message, m.Receipt):
+                if self.phase == SESSION:
+                    self.app.on_receipt(conn.seat, message.receipt)
             else:
                 raise NetFault("unexpected-message", type(message).__name__, seat=conn.seat)
 

@@ -76,6 +76,9 @@ class SequencerApp:
         self.silent.append(seat)
         return ()
 
+    def on_receipt(self, seat: int, receipt: bytes) -> None:
+        del seat, receipt  # no game rules here: nobody is ever claimed silent
+
 
 class FollowerApp:
     """ClientApp: checks the genesis before signing, follows and verifies every entry, signs moves over its head."""

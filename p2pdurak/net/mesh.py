@@ -4,8 +4,9 @@ DESIGN: a host could drop a move it dislikes; so each seat also sends its own mo
 The seat with the higher number dials the lower one, at the address the host announced (Peers); the hello is the
 host hello with mesh roles and the listener's key in the host's place, and both keys are checked against the
 genesis roster, so a host that lies about addresses can cut links but never put itself in the middle. A link
-carries only Direct(move) frames of the sender's own moves, and pings. Losing a link never stops the game: the
-link is dialled again (SPEC.md 9.11).
+carries Direct(move) frames of the sender's own moves, Receipt frames of the sender's own receipts, Forward frames
+of host-signed entries for a seat whose receipts lag, and pings. Losing a link never stops the game: the link is
+dialled again (SPEC.md 9.11).
 """
 
 from __future__ import annotations
@@ -71,8 +72,24 @@ class MeshApp(Protocol):
         """The host refused a move we relayed (unchecked bytes)."""
         ...
 
+    def on_mesh_receipt(self, seat: int, receipt: bytes) -> None:
+        """`seat` sent us its receipt of the chain it holds (unchecked bytes; R-NET-74)."""
+        ...
+
+    def on_forward(self, seat: int, index: int, entry: bytes) -> None:
+        """`seat` forwarded us log entry `index` (unchecked bytes; R-NET-75)."""
+        ...
+
     def on_tick(self, now: float, connected: bool) -> None:
         """Called about every config.mesh_tick seconds; `connected`: the link to the host is up."""
+        ...
+
+    def on_host_ended(self) -> None:
+        """The host ended the session with a Bye."""
+        ...
+
+    def mesh_pending(self) -> bool:
+        """After the host's Bye: the seat still has use for its mesh links (it lingers up to linger_timeout)."""
         ...
 
 
@@ -112,6 +129,8 @@ class Mesh:
         self._outboxes: dict[int, deque[bytes]] = {}
         self._wakes: dict[int, trio.Event] = {}
         self._recent: deque[bytes] = deque(maxlen=RECENT_MOVES)
+        self._receipt: bytes | None = None  # our newest Receipt frame (sent to a link as it comes up)
+        self._receipt_due: set[int] = set()  # links whose writer has not sent our newest receipt yet
         self._bind: str | None = None
         self._changed = trio.Event()
         self._dialing: set[int] = set()
@@ -156,6 +175,26 @@ class Mesh:
             if seat in self.links:
                 outbox.append(frame)
                 self._wakes[seat].set()
+
+    def send_receipt(self, receipt: bytes) -> None:
+        """Our newest receipt to every live link (one not written yet is replaced), and to links as they come up."""
+        self._receipt = m.Receipt(receipt).encode()
+        for seat in self.links:
+            self._receipt_due.add(seat)
+            self._wakes[seat].set()
+
+    def forward(self, seat: int, entries: Sequence[tuple[int, bytes]]) -> bool:
+        """Send host-signed entries (index, bytes) to `seat`, whose receipts lag ours (R-NET-75). False: no link."""
+        outbox = self._outboxes.get(seat)
+        if outbox is None or seat not in self.links:
+            return False
+        outbox.extend(m.Forward(index, entry).encode() for index, entry in entries)
+        self._wakes[seat].set()
+        return True
+
+    def linked(self) -> list[int]:
+        """The seats we have a live link with now."""
+        return sorted(self.links)
 
     @property
     def direct_received(self) -> int:
@@ -295,6 +334,8 @@ class Mesh:
         outbox: deque[bytes] = deque(m.Direct(move).encode() for move in self._recent)
         self._outboxes[seat] = outbox
         self._wakes[seat] = trio.Event()
+        if self._receipt is not None:
+            self._receipt_due.add(seat)  # where we are, so the other seat can forward what we lack (and we it)
         self.observer(NetEvent("mesh", seat, "mesh-up"))
         try:
             await first_of(lambda: self._link_reader(seat, fs), lambda: self._link_writer(seat, fs, outbox))
@@ -303,11 +344,18 @@ class Mesh:
                 del self.links[seat]
                 self.paths.pop(seat, None)
                 del self._outboxes[seat]
+                self._receipt_due.discard(seat)
 
     async def _link_reader(self, seat: int, fs: FramedStream) -> None:
         while True:
             message = m.decode(await fs.receive(), seat)
             if isinstance(message, m.Ping):
+                continue
+            if isinstance(message, m.Receipt):
+                self.app.on_mesh_receipt(seat, message.receipt)
+                continue
+            if isinstance(message, m.Forward):
+                self.app.on_forward(seat, message.index, message.entry)
                 continue
             if not isinstance(message, m.Direct):
                 raise NetFault("unexpected-message", type(message).__name__, seat=seat)
@@ -316,9 +364,12 @@ class Mesh:
 
     async def _link_writer(self, seat: int, fs: FramedStream, outbox: deque[bytes]) -> None:
         while True:
-            if outbox:
-                batch = list(outbox)
+            if outbox or seat in self._receipt_due:
+                batch = list(outbox)  # moves first: a receipt never delays one
                 outbox.clear()
+                if seat in self._receipt_due and self._receipt is not None:
+                    batch.append(self._receipt)
+                self._receipt_due.discard(seat)
                 await fs.send_many(batch)
                 continue
             wake = self._wakes[seat] = trio.Event()

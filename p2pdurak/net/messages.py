@@ -242,6 +242,26 @@ class Direct(Message):
     move: Cargo
 
 
+RECEIPT_MAX = 256  # a log Receipt (SPEC.md 7.8) is at most 146 bytes
+
+
+@message(TAG_BASE + 22)
+@dataclass(frozen=True, slots=True)
+class Receipt(Message):
+    """Seat -> host, and seat -> seat over the mesh: the sender's own signed receipt of the chain it holds."""
+
+    receipt: Annotated[bytes, Bytes(max=RECEIPT_MAX, min=1)]
+
+
+@message(TAG_BASE + 23)
+@dataclass(frozen=True, slots=True)
+class Forward(Message):
+    """Seat -> seat over the mesh: host-signed log entry number `index`, for a seat whose receipts lag ours."""
+
+    index: Uint64
+    entry: Cargo
+
+
 P2P_TAG_BASE = TAG_BASE + 27  # 0x7B..0x7D: the mesh over libp2p (SPEC.md 9.14)
 MULTIADDR = Bytes(max=255, min=1)  # one multiaddr in its text form (ASCII), opaque to the host
 Multiaddrs = Annotated[tuple[bytes, ...], ListOf(MULTIADDR, max=8, min=1)]
@@ -294,6 +314,8 @@ MESSAGES: tuple[type[Message], ...] = (
     Relay,
     RelayReject,
     Direct,
+    Receipt,
+    Forward,
     MeshMultiaddrs,
     MultiaddrPeers,
 )

@@ -138,6 +138,12 @@ class GameHost:
         self._after_entry()
         return entries
 
+    def on_receipt(self, seat: int, receipt: bytes) -> None:
+        """A seat's receipt of its chain: kept by the host seat's peer, whose claims carry it (R-GAME-23)."""
+        peer = self.runner.peer
+        if peer is not None:
+            peer.keep_receipt(receipt, seat)
+
     # ----------------------------------------------------------------- helpers
 
     def _sequencer(self) -> Sequencer:

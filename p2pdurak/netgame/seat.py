@@ -7,7 +7,9 @@ queued on the Client before the callback returns, so nothing is lost between an 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -37,7 +39,7 @@ from p2pdurak.peer import Event, Peer, Refused, game
 from p2pdurak.peer.game import SILENT_SEAT
 from p2pdurak.peer.harness import Chooser
 from p2pdurak.peer.messages import AbortBody, GameOptions
-from p2pdurak.peer.rejects import judge_reject
+from p2pdurak.peer.rejects import MEMORY_REASONS, judge_reject
 from p2pdurak.randomness import Rng, system_rng
 from p2pdurak.rules import State
 from p2pdurak.wire import DecodeError, decode
@@ -48,6 +50,31 @@ MESH_GRACE = 10.0  # seconds into the game after which a missing mesh link is re
 HANDED_GRACE = 2.0  # a move the host has had this long cannot have been missed by an honest host's time-out
 MOVE_TIMEOUT = 120.0  # our own silence time-out: we sign a silent-seat claim only once our clock agrees (R-GAME-19)
 MESH_UNLINKED = "mesh-unlinked"  # (the UI's progress kind, p2pdurak.netgame.frontend.MESH_UNLINKED)
+FORWARD_GRACE = 1.0  # seconds a linked seat's receipts may lag our chain before we forward what it lacks (R-GAME-24)
+FORWARD_BATCH = 32  # entries per forward, and at most FORWARD_BYTES of them (the first always goes)
+FORWARD_MEMORY = 30.0  # a seat we forwarded to this recently gets what it lacks without the grace (still starved)
+FORWARD_BYTES = 256 * 1024
+
+
+class SeatMesh(Protocol):
+    """What a seat does with its mesh links beyond its own moves (R-GAME-23, R-GAME-24): the Client's Mesh, or a
+    simulated one."""
+
+    def linked(self) -> Sequence[int]: ...
+
+    def forward(self, seat: int, entries: Sequence[tuple[int, bytes]]) -> bool: ...
+
+
+@dataclass
+class _Doubt:
+    """A Reject of a move we hold (ours, or one we relayed) that we have not judged yet (R-GAME-22). `settle`: the
+    Reject has not settled the move yet (its reason is one of the host's memory, R-LOG-16): it does only if judged
+    honest."""
+
+    move: SignedMove
+    reject: VerifiedReject
+    reject_bytes: bytes
+    settle: bool = False
 
 
 class SeatListener(Protocol):
@@ -109,7 +136,13 @@ class SeatRunner:
         self.host_timeout = move_timeout + HOST_GRACE if host_timeout is None else host_timeout
         self._host_waited_since: float | None = None  # when the game began waiting on the host (None: it does not)
         # (a move of ours, or one we relayed, and the host's Reject of it) not yet judged (R-GAME-22)
-        self._doubted: list[tuple[SignedMove, VerifiedReject]] = []
+        self._doubted: list[_Doubt] = []
+        self.unsettled: list[str] = []  # Rejects that rest on the host's memory of a move it shows nobody: held on
+        self._lag: dict[int, float] = {}  # linked seat -> since when its receipts lag our chain (R-GAME-24)
+        self._forwarded: dict[int, tuple[int, float]] = {}  # linked seat -> (entries sent up to, when)
+        self._last_forward: dict[int, float] = {}  # linked seat -> when we last forwarded it anything
+        self.forwarded = 0  # entries we forwarded over the mesh (for tests and the cost measurements)
+        self.taken: dict[int, int] = {}  # linked seat -> entries it forwarded us that we applied (the same)
         self.judgement: str = ""  # why we stopped with a false-reject or silent-host record (for the user)
         self._quiet_since: float | None = None  # our clock at the last entry that was not a silent-seat abort
         self._declined: set[int] = set()  # seqs of the claims we will not sign (we hold a move of the accused)
@@ -154,6 +187,8 @@ class SeatRunner:
             # After any (re)connection our pending move goes again under a new move id: its entry or its reject may
             # have been lost with the old connection. The sequencer logs one move once and repeats its reject.
             client.send_move(peer.pending)
+        if peer is not None and client is not None and client.has_genesis:
+            self._send_receipt()  # where we are, on the new connection too (R-GAME-23)
         if first:
             self.step()
 
@@ -181,10 +216,21 @@ class SeatRunner:
     def on_entry(self, index: int, entry: bytes) -> None:
         if self.peer is None:
             raise NetFault("unexpected-message", "an entry before the genesis")
-        if index < len(self.entries):
-            return  # the host seat's entries are applied by the host's game side as they are appended
         if self.accusation is not None:
             return  # we stopped: our transcript ends with the accusation (R-GAME-17)
+        if index < len(self.entries):
+            # The host seat's entries are applied by the host's game side as they are appended; a seat that took an
+            # entry from the mesh first gets it from the host later. It must be the same bytes (R-LOG-19).
+            if entry != self.entries[index]:
+                self._take(entry)
+            return
+        self._take(entry)
+
+    def _take(self, entry: bytes) -> None:
+        """Check and apply an entry (the host's, or one forwarded to us); a faulty one stops the game."""
+        assert self.peer is not None
+        if self.peer.faulted is not None:
+            return
         self.apply_entry(entry)
         fault = self.peer.faulted
         if fault is not None and self.client is not None:
@@ -210,6 +256,33 @@ class SeatRunner:
             if self.peer.hear_direct(move):
                 self.step()  # an Ack: with every seat's Ack held our keys may go out (R-PEER-18)
 
+    def on_mesh_receipt(self, seat: int, receipt: bytes) -> None:
+        """A linked seat's receipt of the chain it holds: kept (checked only when a claim uses it, R-GAME-23)."""
+        if self.peer is not None:
+            self.peer.keep_receipt(receipt, seat)
+
+    def on_forward(self, seat: int, index: int, entry: bytes) -> None:
+        """A linked seat forwarded us host-signed entry `index` (R-GAME-24): our next entry goes through every
+        check an entry from the host does; one we hold must be the same bytes (else the host signed two)."""
+        peer = self.peer
+        if peer is None or peer.faulted is not None or self.accusation is not None or index > len(self.entries):
+            return  # (an entry beyond our next: the ones before it come first)
+        try:
+            seq = peer.chain.signed_seq(entry)
+        except PeerFault:
+            if self.witness is not None:
+                self.witness.bad_direct.append(seat)  # not the host's word: anyone can send bytes
+            return
+        if seq != index:
+            return
+        if index < len(self.entries):
+            if entry != self.entries[index]:
+                self._take(entry)  # the host signed two entries with one seq: equivocation (R-LOG-17)
+            return
+        self._take(entry)
+        if len(self.entries) > index:
+            self.taken[seat] = self.taken.get(seat, 0) + 1
+
     def on_relay_reject(self, reject: bytes) -> None:
         if self.peer is None or self.witness is None:
             return
@@ -218,16 +291,21 @@ class SeatRunner:
         except PeerFault:
             return  # the host's word in a form nobody can check: it settles nothing
         held = self.witness.held_move(refused.move_hash)
-        self.witness.on_refused(refused.move_hash)
+        unshown = refused.reason in MEMORY_REASONS and held is not None and self.seat != self.peer.genesis.host
+        if not unshown:
+            self.witness.on_refused(refused.move_hash)
         if held is not None and self.seat is not None and self.seat != self.peer.genesis.host and self._watching():
             # A move we held from the mesh and relayed: the host may answer only its relayers, never its author, so
-            # we judge the Reject as its author would (R-GAME-15, R-GAME-22); an honest one only settles it.
-            self._doubt(held, refused)
+            # we judge the Reject as its author would (R-GAME-15, R-GAME-22); an honest one only settles it. A Reject
+            # whose reason no chain can show settles it only once judged honest (R-GAME-25).
+            self._doubt(held, refused, reject, settle=unshown)
 
     def on_tick(self, now: float, connected: bool) -> None:
         self._now = now
         self._sign_due_claim()  # a claim we sign once our own clock has run out
         witness, client = self.witness, self.client
+        if self.peer is not None and self.peer.faulted is None and self.accusation is None:
+            self._forward(now)  # also once our game is over: a seat kept behind may still lack its end
         if witness is None or client is None or not self._watching():
             return
         if self._watch_host(now):
@@ -263,6 +341,76 @@ class SeatRunner:
         accusation = make_accusation(self.identity, peer.genesis, seat, host, SILENT_HOST, len(self.entries), b"")
         self._stop(accusation, f"silent-host (seat {host}): {self.judgement}", SILENT_HOST, host, round(waited))
         return True
+
+    def _forward(self, now: float) -> None:
+        """R-GAME-24: a linked seat whose newest receipt has lagged our chain for FORWARD_GRACE gets the entries it
+        lacks from us (a batch; the next once it took those, or after another grace), so the host cannot keep a
+        seat behind while the mesh stands. A seat we forwarded to lately gets them without the grace: a host that
+        kept it behind once may go on doing so, and the game would crawl at one grace an entry."""
+        peer, client = self.peer, self.client
+        mesh: SeatMesh | None = client.mesh if client is not None else None
+        if peer is None or mesh is None:
+            return
+        length = len(self.entries)
+        linked = set(mesh.linked())
+        for seat in list(self._lag):
+            if seat not in linked:
+                self._lag.pop(seat, None)
+                self._forwarded.pop(seat, None)
+        for seat in linked:
+            have = peer.receipt_length(seat) or 0
+            if have >= length:
+                self._lag.pop(seat, None)
+                self._forwarded.pop(seat, None)
+                continue
+            since = self._lag.setdefault(seat, now)
+            sent, at = self._forwarded.get(seat, (0, -math.inf))
+            starved = now - self._last_forward.get(seat, -math.inf) < FORWARD_MEMORY
+            if (now - since < FORWARD_GRACE and not starved) or (have < sent and now - at < FORWARD_GRACE):
+                continue  # (a moment behind the host; or what we sent last is still on its way, or being applied)
+            batch: list[tuple[int, bytes]] = []
+            size = 0
+            for index in range(have, min(length, have + FORWARD_BATCH)):
+                entry = self.entries[index]
+                if batch and size + len(entry) > FORWARD_BYTES:
+                    break
+                batch.append((index, entry))
+                size += len(entry)
+            if mesh.forward(seat, batch):
+                self.forwarded += len(batch)
+                self._forwarded[seat] = (have + len(batch), now)
+                self._last_forward[seat] = now
+
+    def on_host_ended(self) -> None:
+        """The host ended our session (R-NET-54: a Bye) while our game is not over: a move it has had for
+        HANDED_GRACE or more (ours, or one we relayed) will now never be answered, so it censored it (R-GAME-17)."""
+        if self.witness is None or not self._watching():
+            return
+        overdue = self.witness.unanswered(self._now, HANDED_GRACE)
+        if overdue is not None:
+            self.accuse(overdue)
+
+    def mesh_pending(self) -> bool:
+        """After the host's Bye: is the mesh still of use? Our game is not over (a linked seat may forward us its
+        end), or a linked seat lags our chain (we forward it the end: R-GAME-24)."""
+        peer, client = self.peer, self.client
+        if peer is None or peer.faulted is not None or self.accusation is not None:
+            return False
+        if not peer.over:
+            return True
+        mesh: SeatMesh | None = client.mesh if client is not None else None
+        linked = mesh.linked() if mesh is not None else []
+        return any((peer.receipt_length(s) or 0) < len(self.entries) for s in linked)
+
+    def _send_receipt(self) -> None:
+        """Our signed receipt of the chain as we hold it, to the host and every mesh link (R-GAME-23). The host's
+        own seat sends none: every entry carries its signature already."""
+        peer, client = self.peer, self.client
+        if peer is None or client is None or self.seat is None or self.seat == peer.genesis.host:
+            return
+        if peer.faulted is not None or self.accusation is not None:
+            return
+        client.send_receipt(peer.receipt())
 
     def _report_unlinked(self, now: float) -> None:
         """Tell the player, once per seat, about a seat we have had no direct link with for MESH_GRACE seconds:
@@ -306,15 +454,18 @@ class SeatRunner:
         if self.client is not None:
             self.client.leave()
 
-    def _doubt(self, move: bytes, refused: VerifiedReject) -> None:
+    def _doubt(self, move: bytes, refused: VerifiedReject, reject: bytes, *, settle: bool = False) -> None:
         """Judge the host's Reject of `move` (R-GAME-22). A move whose signature fails (a forgery heard over the
-        mesh) was nobody's move: the Reject only settles it."""
+        mesh) was nobody's move: the Reject only settles it. `settle`: the Reject settles the move only if judged
+        honest (R-GAME-25)."""
         assert self.peer is not None
         try:
             signed = authenticate_move(self.peer.genesis, move)
         except PeerFault:
+            if settle and self.witness is not None:
+                self.witness.on_refused(refused.move_hash)
             return
-        self._doubted.append((signed, refused))
+        self._doubted.append(_Doubt(signed, refused, reject, settle))
         self._judge_reject()
 
     def _judge_reject(self) -> None:
@@ -325,13 +476,22 @@ class SeatRunner:
             return
         genesis = peer.genesis
         for doubted in list(self._doubted):
-            signed, refused = doubted
+            signed, refused = doubted.move, doubted.reject
             judged = judge_reject(genesis, self.entries, signed, refused, over=peer.over, peer=peer)
             if judged is None:
                 continue  # the Reject names entries we have not received yet: judge when they are in
             self._doubted.remove(doubted)
-            if not judged.false or (signed.author != self.seat and not judged.proven):
-                continue  # honest; or another seat's move refused for a reason only its author could dispute
+            if judged.false and not judged.proven:
+                # The move passes where the Reject was judged and its reason rests on a move the host shows nobody
+                # (R-LOG-16): it settles nothing. We hold the move (our pending one stays pending, sent again after
+                # every reconnection) and sign no claim against its author; the censor time-out accuses the host
+                # (R-GAME-25).
+                self.unsettled.append(f"seat {signed.author}'s move {signed.counter}: {judged.message}")
+                continue
+            if not judged.false:  # honest
+                if doubted.settle:
+                    self._settle(doubted)
+                continue
             assert self.seat is not None
             self.judgement = judged.message
             counter = signed.counter
@@ -343,16 +503,40 @@ class SeatRunner:
                        f"{judged.message}", FALSE_REJECT, genesis.host, counter)
             return
 
+    def _settle(self, doubted: _Doubt) -> None:
+        """A Reject whose reason rests on the host's memory, judged honest after all: now it settles the move (ours
+        is dropped as any refused move)."""
+        if self.witness is not None:
+            self.witness.on_refused(doubted.reject.move_hash)
+        peer = self.peer
+        if peer is None or doubted.move.author != self.seat:
+            return
+        if peer.pending is not None and sha256(peer.pending) == doubted.reject.move_hash:
+            self._refused(reject=doubted.reject_bytes, judged=True)
+        elif peer.pending is None:
+            self.step()  # our Ack again, as after any honest Reject of an own move that was not the pending one
+
     def on_reject(self, reject: bytes) -> None:
+        self._refused(reject=reject, judged=False)
+
+    def _refused(self, *, reject: bytes, judged: bool) -> None:
+        """The host's Reject of a move of ours. `judged`: it rests on the host's memory and was judged honest."""
         if self.peer is None:
             return
-        had = self.peer.pending
         try:
-            events = self.peer.on_reject(reject)
+            verified = verify_reject(self.peer.genesis, reject)
         except PeerFault as exc:
             self.errors.append(f"bad reject: {exc.reason}")
             return
-        verified = verify_reject(self.peer.genesis, reject)
+        if not judged and verified.reason in MEMORY_REASONS and self.seat != self.peer.genesis.host \
+                and verified.author == self.seat:
+            # R-GAME-25: no chain can show this reason; the Reject settles our move only once judged honest
+            held = self._held_own(verified.move_hash)
+            if held is not None:
+                self._doubt(held, verified, reject, settle=True)
+                return
+        had = self.peer.pending
+        events = self.peer.on_reject(reject)
         refused = verified.move_hash
         other = None if had is not None and sha256(had) == refused else self._own_unanswered(refused)
         if other is not None:
@@ -361,7 +545,8 @@ class SeatRunner:
             # as any other (R-GAME-22); an honest one leaves us free to make the move again.
             assert self.witness is not None
             self.witness.on_refused(refused)
-            self._doubt(other, verified)
+            if not judged:
+                self._doubt(other, verified, reject)
             if self.accusation is None and self.peer.pending is None:
                 self.step()
             return
@@ -369,8 +554,8 @@ class SeatRunner:
             self.witness.on_refused(sha256(had))  # the reject was for that move (not a repeat for an older one)
         if had is None or self.peer.pending is not None:
             return  # a repeated reject of a move already dropped (a resend after a reconnect)
-        if self.seat != self.peer.genesis.host and refused == sha256(had):
-            self._doubt(had, verified)  # was our move valid where the host says it judged it? (R-GAME-22)
+        if self.seat != self.peer.genesis.host and refused == sha256(had) and not judged:
+            self._doubt(had, verified, reject)  # was our move valid where the host says it judged it? (R-GAME-22)
             if self.accusation is not None:
                 return
         for ev in events:
@@ -379,6 +564,14 @@ class SeatRunner:
                 self.listener.refused(ev)
         if self.peer.chain.length != self._signed_at:
             self.step()  # the table moved on since we signed: think again; else wait for the next entry
+
+    def _held_own(self, move_hash: bytes) -> bytes | None:
+        """Our move with this hash that the host has neither logged nor settled: the pending one, or another we
+        sent (our Ack with our keys right behind it)."""
+        peer = self.peer
+        if peer is not None and peer.pending is not None and sha256(peer.pending) == move_hash:
+            return peer.pending
+        return self._own_unanswered(move_hash)
 
     def _own_unanswered(self, move_hash: bytes) -> bytes | None:
         """Our move with this hash, sent and neither logged nor refused yet (the host seat judges no Reject)."""
@@ -434,6 +627,7 @@ class SeatRunner:
         events = peer.receive(entry, built=built)
         named: int | None = None  # the seat a silent-seat abort of this entry names
         if peer.chain.length > length:
+            self._send_receipt()  # before anything else sees the entry: the player cannot hold it back
             body = peer.last_body
             if isinstance(body, AbortBody) and body.reason == SILENT_SEAT:
                 named = body.accused

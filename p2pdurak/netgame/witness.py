@@ -135,6 +135,15 @@ class MoveWitness:
                 return Overdue(held.move, held.author, held.counter, held.via, now - handed)
         return None
 
+    def unanswered(self, now: float, grace: float) -> Overdue | None:
+        """The first move the host has had for `grace` seconds or more without an answer (our own, sent that long
+        ago; or one we relayed that long ago): at the end of the session it will never be answered."""
+        for _, held in sorted(self.held.items()):
+            handed = held.since if held.via is None else held.relayed_at
+            if handed is not None and now - handed >= grace and self._authentic(held):
+                return Overdue(held.move, held.author, held.counter, held.via, now - handed)
+        return None
+
     def _authentic(self, held: Held) -> bool:
         try:
             authenticate_move(self.genesis, held.move)

@@ -7,7 +7,7 @@ snapshot stays valid. SPEC.md section 8 is the normative description.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from p2pdurak.cards import Card, format_card
@@ -80,7 +80,12 @@ NO_CARD = -1
 SILENT_SEAT, LEAVING, NOT_A_CARD = "silent-seat", "leaving", "not-a-card"
 ABORT_REASONS = (SILENT_SEAT, LEAVING, NOT_A_CARD)
 FALSE_CLAIM = "false-claim"  # a not-a-card abort that a clean, complete audit refutes (R-PEER-39)
-MIN_ATTESTERS = 2  # a silence is proven only by this many signers: the host's word alone never suffices
+MIN_ATTESTERS = 2  # a silence is attested only by this many signers: the host's word alone never suffices
+
+ReceiptCheck = Callable[[bytes, int, int], "int | None"]
+"""(receipt bytes, accused, due length) -> the receipt's length if it is the accused's signed receipt of the chain
+this entry is on, covering the due length and not beyond the entry (R-LOG-28); None if it proves nothing. The
+caller holds the chain (Peer._check); the state machine decides what a covering receipt proves (R-PEER-38b)."""
 
 
 class MoveRefused(PeerFault):
@@ -128,14 +133,21 @@ class Ending:
 @dataclass(frozen=True, slots=True)
 class Claim:
     """A `silent-seat` abort: the seat named, the entry that named it, and every seat that has signed it since
-    (R-PEER-38a). It proves the silence only once every other seat, and at least MIN_ATTESTERS, signed it; any
-    other entry before that answers it (the game went on) and it proves nothing."""
+    (R-PEER-38a). It is attested once every other seat, and at least MIN_ATTESTERS, signed it; any other entry
+    before that answers it (the game went on). An attested claim proves the silence only if one of its aborts
+    carries the accused's receipt of the due length (R-PEER-38b): the accused held the chain the game stood
+    still at, so it knew it was due."""
 
     accused: int
     seq: int
     by: int  # the seat that named it first
     signers: int  # bit mask of the seats that signed an Abort(accused, silent-seat)
     answered: int = -1  # the seq of the entry that answered it (-1: not answered)
+    due: int = 0  # the chain length the game stood still at when the claim was made (R-PEER-38b)
+    proof: int = -1  # the seq of the first abort of the claim whose receipt covers `due` (-1: none)
+    proof_length: int = -1  # that receipt's length
+    attested_at: int = -1  # the seq of the entry that attested it (-1: not attested)
+    in_audit: bool = False  # attested in the audit: it only excuses the accused's audit (R-PEER-39)
 
     def signed_by(self, seat: int) -> bool:
         return bool(self.signers >> seat & 1)
@@ -163,6 +175,7 @@ class Snapshot:
     played_at: tuple[tuple[int, int], ...] = field(default=())  # (card, seq of the entry that put it on the table)
     broken_card: bool = False  # one of the viewer's own positions opened to no card: it must abort (R-PEER-27)
     claims: tuple[Claim, ...] = ()  # silent-seat claims, in log order
+    still: int = 0  # the chain length after the last entry that moved the game (the due length of a new claim)
 
     @property
     def final_fault(self) -> PeerFault | None:
@@ -253,6 +266,18 @@ def may_sign(ctx: GameContext, claim: Claim, seat: int) -> bool:
     return claim.alive and seat != claim.accused and not claim.signed_by(seat) and not attested(ctx, claim)
 
 
+def proven(ctx: GameContext, claim: Claim) -> bool:
+    """Attested, and one of its aborts carries the accused's receipt of the due length (R-PEER-38b); the host needs
+    none: it signed every entry of the chain, so it held the due length."""
+    return (claim.proof >= 0 or claim.accused == ctx.host) and attested(ctx, claim)
+
+
+def claim_due(snap: Snapshot, seat: int) -> int:
+    """The due length of the claim an Abort(seat, silent-seat) would make or sign now."""
+    existing = live_claim(snap, seat)
+    return existing.due if existing is not None else snap.still
+
+
 def live_claim(snap: Snapshot, seat: int) -> Claim | None:
     """The claim on `seat` that is not answered, if any (an attested claim stays live: it is final)."""
     return next((c for c in snap.claims if c.accused == seat and c.alive), None)
@@ -296,26 +321,28 @@ def blocking_seats(st: State) -> tuple[int, ...]:
 
 
 def advance(
-    ctx: GameContext, snap: Snapshot, move: SignedMove, seq: int, seen_version: int | None, body: object = None
+    ctx: GameContext, snap: Snapshot, move: SignedMove, seq: int, seen_version: int | None, body: object = None,
+    receipts: ReceiptCheck | None = None,
 ) -> tuple[Snapshot, list[Event]]:
     """Apply the move of entry `seq`. `seen_version`: the rules table version at the entry its author had seen.
-    `body`: parse_body(move), if the caller has it already."""
+    `body`: parse_body(move), if the caller has it already. `receipts`: checks a receipt a silent-seat abort carries
+    against the chain (None: no receipt proves anything)."""
     author = move.author
     if body is None:
         body = parse_body(move)
     if snap.phase == OVER_PHASE:
         raise _refuse("game-over", "the game is over", author)
     if isinstance(body, AbortBody) and body.reason == SILENT_SEAT:
-        return _abort(ctx, snap, body, author, seq)
+        return _abort(ctx, snap, body, author, seq, receipts)
     nxt, events = _step(ctx, snap, body, author, seq, seen_version)
-    return _answer_claims(ctx, nxt, seq), events
+    return replace(_answer_claims(ctx, nxt, seq), still=seq + 1), events
 
 
 def _step(
     ctx: GameContext, snap: Snapshot, body: object, author: int, seq: int, seen_version: int | None
 ) -> tuple[Snapshot, list[Event]]:
     if isinstance(body, AbortBody):
-        return _abort(ctx, snap, body, author, seq)
+        return _abort(ctx, snap, body, author, seq, None)
     if snap.phase == SHUFFLE or snap.phase == LOCK:
         return _setup_step(ctx, snap, body, author, seq)
     if snap.phase in (DEAL_ACK, DRAW_ACK):
@@ -560,7 +587,7 @@ def _to_audit(ctx: GameContext, snap: Snapshot, ending: Ending) -> Snapshot:
 
 
 def _abort(
-    ctx: GameContext, snap: Snapshot, body: AbortBody, author: int, length: int
+    ctx: GameContext, snap: Snapshot, body: AbortBody, author: int, length: int, receipts: ReceiptCheck | None
 ) -> tuple[Snapshot, list[Event]]:
     """R-PEER-37: the checks in their order, then the claim or the ending the abort makes."""
     accused, reason = body.accused, body.reason
@@ -570,8 +597,13 @@ def _abort(
         raise _refuse("bad-abort-reason", f"abort reason {reason!r} is not one of {', '.join(ABORT_REASONS)}", author)
     if body.waited_entries > length:
         raise _refuse("bad-field", "waited_entries is beyond the chain", author)
+    if body.receipt is not None and reason != SILENT_SEAT:
+        raise _refuse("bad-field", "only a silent-seat claim carries a receipt", author)
     if reason == SILENT_SEAT:
-        return _claim(ctx, snap, accused, author, length)
+        covered: int | None = None
+        if accused is not None and accused != author and body.receipt is not None and receipts is not None:
+            covered = receipts(body.receipt, accused, claim_due(snap, accused))
+        return _claim(ctx, snap, accused, author, length, covered)
     if snap.phase == AUDIT:
         raise _refuse("game-over", "the game is already ending: only silent-seat claims and audits now", author)
     if reason == LEAVING:
@@ -588,10 +620,11 @@ def _abort(
 
 
 def _claim(
-    ctx: GameContext, snap: Snapshot, accused: int | None, author: int, length: int
+    ctx: GameContext, snap: Snapshot, accused: int | None, author: int, length: int, covered: int | None
 ) -> tuple[Snapshot, list[Event]]:
-    """A new claim, or a signature of the live one. The game goes on; only an attested claim ends it (or, in the
-    audit, excuses the silent seat's audit)."""
+    """A new claim, or a signature of the live one; `covered`: the length of a receipt this abort carries that
+    proves the accused held the due length. The game goes on; only an attested claim ends it (or, in the audit,
+    excuses the silent seat's audit)."""
     if accused is None or accused == author:
         raise _refuse("bad-field", "silent-seat names another seat", author)
     existing = live_claim(snap, accused)
@@ -599,15 +632,23 @@ def _claim(
         if not may_sign(ctx, existing, author):
             raise _refuse("repeated-claim", f"this seat has named seat {accused} silent already", author)
         signed = replace(existing, signers=existing.signers | 1 << author)
+        if covered is not None and signed.proof < 0:
+            signed = replace(signed, proof=length, proof_length=covered)
+        if attested(ctx, signed):
+            signed = replace(signed, attested_at=length, in_audit=snap.phase == AUDIT)
         nxt = replace(snap, claims=tuple(signed if c is existing else c for c in snap.claims))
         if not attested(ctx, signed):
             return nxt, []
+        nxt = replace(nxt, still=length + 1)  # attested: the game moved (to the audit, or past an audit owed)
         if nxt.phase != AUDIT:
             return _after_abort(ctx, _to_audit(ctx, nxt, Ending("abort", accused, SILENT_SEAT, signed.by)))
         return _after_abort(ctx, nxt)
     if accused not in silence_candidates(ctx, snap):
         raise _refuse("not-waited-on", f"the game does not wait on seat {accused}", author)
-    return replace(snap, claims=(*snap.claims, Claim(accused, length, author, 1 << author))), []
+    claim = Claim(accused, length, author, 1 << author, due=snap.still)
+    if covered is not None:
+        claim = replace(claim, proof=length, proof_length=covered)
+    return replace(snap, claims=(*snap.claims, claim)), []
 
 
 def _after_abort(ctx: GameContext, nxt: Snapshot) -> tuple[Snapshot, list[Event]]:
@@ -640,7 +681,7 @@ def starting_hands(ctx: GameContext, cards: Sequence[int | None]) -> list[list[i
 def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
     """Every audit that can come is in: re-check the deck (a complete audit) and every declaration the record can
     open, however the game ended; the first seat at fault loses, else a seat that left, else a seat whose silence is
-    attested; an unproven claim makes nobody lose (R-PEER-39)."""
+    proven (silent_loser); an unproven claim makes nobody lose (R-PEER-39)."""
     ending = snap.ending
     assert ending is not None
     faults: list[PeerFault] = []
@@ -666,12 +707,12 @@ def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
     fault = faults[0] if faults else None
     loser: int | None = fault.seat if fault is not None else None
     reason = fault.reason if fault is not None else ""
-    if loser is None:  # the first proven loss stands: a seat that left cannot pass its loss on by a later claim
-        proven = next((c for c in snap.claims if attested(ctx, c)), None)
+    if loser is None:
+        loser = silent_loser(ctx, snap, ending)
         if ending.kind == "abort" and ending.reason == LEAVING:
             loser, reason = ending.accused, LEAVING
-        elif proven is not None:
-            loser, reason = proven.accused, SILENT_SEAT
+        elif loser is not None:
+            reason = SILENT_SEAT
     final: GameResult | None = None
     if rules is not None and loser is not None:
         if rules.forfeit < 0:
@@ -711,6 +752,22 @@ def _false_declarations(ctx: GameContext, rules: State, starting: dict[int, Card
                     f"{', '.join(format_card(c) for c in sorted(hand) if rules.denied[seat] >> c & 1)}", seat=seat)
         for seat, hand in enumerate(hands) if _declaration_false(rules, seat, hand)
     ]
+
+
+def silent_loser(ctx: GameContext, snap: Snapshot, ending: Ending) -> int | None:
+    """The seat a proven silence makes lose (R-PEER-39): the claim that ended the play, if it is proven; after a
+    not-a-card abort (whose result the audit decides) the first claim attested in the audit, if proven. A claim
+    attested in the audit after any other ending only excused that seat's audit: the rules' result, a seat that
+    left or a silence proven before stands, and an unproven silence leaves the game without a result."""
+    if ending.kind != "abort":
+        return None
+    if ending.reason == SILENT_SEAT:
+        ended = next((c for c in snap.claims if c.attested_at >= 0 and not c.in_audit), None)
+        return ended.accused if ended is not None and proven(ctx, ended) else None
+    if ending.reason == NOT_A_CARD:
+        in_audit = sorted((c for c in snap.claims if c.in_audit and proven(ctx, c)), key=lambda c: c.attested_at)
+        return in_audit[0].accused if in_audit else None
+    return None
 
 
 def _declaration_false(rules: State, seat: int, hand: Sequence[int]) -> bool:

@@ -67,6 +67,7 @@ class MemoryTable:
     entries: list[bytes] = field(default_factory=list)
     events: list[tuple[int, Event]] = field(default_factory=list)
     rejects: list[Rejected] = field(default_factory=list)
+    receipts: bool = True  # every seat but the host's sends every other peer its receipt after each entry
 
     @classmethod
     def create(
@@ -106,6 +107,22 @@ class MemoryTable:
         for peer in self.peers:
             for ev in peer.receive(entry_bytes):
                 self.events.append((peer.seat if peer.seat is not None else -1, ev))
+        if self.receipts:
+            self.exchange_receipts()
+
+    def exchange_receipts(self, seats: Sequence[int] | None = None) -> None:
+        """Each of `seats` (default: every seat but the host's, as over the network, SPEC.md R-GAME-23) signs its
+        receipt of its chain and every other peer keeps it."""
+        host = self.genesis.host
+        for peer in self.peers:
+            seat = peer.seat
+            if seat is None or peer.faulted is not None or (seats is None and seat == host) or (
+                    seats is not None and seat not in seats):
+                continue
+            receipt = peer.receipt()
+            for other in self.peers:
+                if other is not peer:
+                    other.keep_receipt(receipt, seat)
 
     def faults(self) -> list[Faulted]:
         return [p.faulted for p in self.peers if p.faulted is not None]

@@ -12,6 +12,7 @@ from typing import Annotated
 from p2pdurak.rules import Options
 from p2pdurak.wire import SCALAR, U8, U16, U32, Bool, Bytes, Flag, Optional, Str, Uint8, message, token_charset
 
+MAX_ABORT_RECEIPT = 256  # a Receipt (SPEC.md 7.8) is at most 146 bytes
 TEAM_CODES: tuple[str | None, ...] = (None, "2v2", "3v3", "pairs")
 
 Position = Annotated[int, U8]
@@ -147,6 +148,8 @@ class AbortBody:
     accused: Annotated[int | None, Optional(U8)]
     reason: Annotated[str, Str(max=64, min=1, charset=token_charset)]
     waited_entries: Annotated[int, U16]  # how many entries the chain held when the time-out ran out
+    # silent-seat only: the accused's signed Receipt, the exact bytes (R-PEER-38b), that shows it held the chain
+    receipt: Annotated[bytes | None, Optional(Bytes(max=MAX_ABORT_RECEIPT, min=1))] = None
 
 
 BODY_TYPES: tuple[type, ...] = (

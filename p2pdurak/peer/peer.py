@@ -22,7 +22,10 @@ from p2pdurak.log import (
     VerifiedEntry,
     VerifiedGenesis,
     authenticate_move,
+    read_receipt,
+    receipt_covers,
     sign_move,
+    sign_receipt,
     unchecked_body,
     unchecked_data,
     verify_reject,
@@ -62,6 +65,8 @@ from p2pdurak.rules import (
 )
 from p2pdurak.rules.tables import low_bits
 from p2pdurak.wire import DecodeError, decode, encode
+
+RECEIPTS_KEPT = 4  # receipts kept per seat (the newest by length): a claim needs one its signer's chain can check
 
 
 def game_context(genesis: VerifiedGenesis, seat: int | None, secrets: SeatSecrets | None) -> game.GameContext:
@@ -127,6 +132,7 @@ class Peer:
         self._ack_sent: bytes | None = None  # our newest signed Ack (our keys may follow it before it is logged)
         # deck steps sent to us directly -> (the author they name, the chain length they were last checked at)
         self._direct_steps: dict[bytes, tuple[int, int]] = {}
+        self._receipts: dict[int, list[tuple[int, bytes]]] = {}  # seat -> its newest receipts (length, bytes)
 
     # ------------------------------------------------------------------------------------------ reading
 
@@ -293,7 +299,13 @@ class Peer:
             return cached
         seen_version = self.versions[seen_length] if seen_length < len(self.versions) else None
         body = game.parse_body(move)
-        snapshot, events = game.advance(self.ctx, self.snapshot, move, seq, seen_version, body)
+        chain = self.chain
+
+        def receipts(receipt: bytes, accused: int, due: int) -> int | None:
+            covered = receipt_covers(chain, receipt, accused, due, seq)
+            return None if covered is None else covered.length
+
+        snapshot, events = game.advance(self.ctx, self.snapshot, move, seq, seen_version, body, receipts)
         checked = _Checked(snapshot, events, body)
         self._checked[move.hash] = checked
         return checked
@@ -487,7 +499,49 @@ class Peer:
         return self._sign(body)
 
     def abort(self, accused: int | None, reason: str) -> bytes:
-        return self._sign(AbortBody(accused, reason, min(self.chain.length, 0xFFFF)))
+        """Sign an Abort. A silent-seat claim (or a signature of one) carries the newest receipt of the accused we
+        hold that covers the claim's due length, if any (R-PEER-38b): without one it can end the play but prove
+        nothing."""
+        receipt = self.covering_receipt(accused) if reason == game.SILENT_SEAT and accused is not None else None
+        return self._sign(AbortBody(accused, reason, min(self.chain.length, 0xFFFF), receipt))
+
+    # ------------------------------------------------------------------------------------------ receipts
+
+    def receipt(self) -> bytes:
+        """Our signed receipt of the chain as we hold it now (R-LOG-27): sent after every entry we apply."""
+        if self.seat is None or self.identity is None:
+            raise LocalError("observer", "an observer signs no receipt")
+        return sign_receipt(self.identity, self.genesis.hash, self.seat, self.chain.length, self.chain.head)
+
+    def keep_receipt(self, receipt_bytes: bytes, sender: int | None = None) -> int | None:
+        """Keep a receipt another party sent us (checked only when it is used, covering_receipt). `sender`: the
+        seat of the authenticated link it came over, whose own receipt it must be. Returns the receipt's seat, or
+        None if it was not kept (not a receipt of this game, another seat's, or not newer than those we hold)."""
+        data = read_receipt(self.genesis, receipt_bytes)
+        if data is None or (sender is not None and data.seat != sender) or data.seat == self.seat:
+            return None
+        held = self._receipts.setdefault(data.seat, [])
+        if held and held[-1][0] >= data.length:
+            return None
+        held.append((data.length, receipt_bytes))
+        del held[:-RECEIPTS_KEPT]
+        return data.seat
+
+    def receipt_length(self, seat: int) -> int | None:
+        """The chain length `seat` says it holds in its newest receipt to us (unchecked; None: none yet)."""
+        held = self._receipts.get(seat)
+        return held[-1][0] if held else None
+
+    def covering_receipt(self, accused: int) -> bytes | None:
+        """The newest receipt of `accused` we hold that proves it held the due length of a claim on it now (its
+        signature checked, its head on our chain), or None."""
+        due = game.claim_due(self.snapshot, accused)
+        for length, receipt in reversed(self._receipts.get(accused, [])):
+            if length < due:
+                return None
+            if receipt_covers(self.chain, receipt, accused, due, self.chain.length) is not None:
+                return receipt
+        return None
 
     def _probe(self, body: object) -> PeerFault | None:
         """Run the move through the same checks as the host before signing it (a dry run with a throw-away key)."""

@@ -55,9 +55,15 @@ class ReportedAccusation:
         }
 
 
+LOSES, NO_RESULT, EXCUSES_AUDIT, NO_EFFECT = "loses", "no-result", "excuses-audit", "none"
+
+
 @dataclass(frozen=True, slots=True)
 class ReportedClaim:
-    """A silent-seat claim on the chain (R-PEER-38a): proven only when `attested` (every other seat signed it)."""
+    """A silent-seat claim on the chain (R-PEER-38a, R-PEER-38b): `attested` when every other seat signed it,
+    `proven` when it is attested and one of its aborts carries the accused's receipt of the due length (`receipt`:
+    (the seq of that abort, the receipt's length)). `effect` is what it did to the result (R-PEER-39): the accused
+    loses, the play ended without a result, it excused the accused's audit, or nothing."""
 
     accused: int
     by: int  # the seat that made it
@@ -65,10 +71,17 @@ class ReportedClaim:
     signers: tuple[int, ...]
     attested: bool
     answered: int | None = None  # the seq of the entry that answered it (the game went on)
+    due: int = 0
+    proven: bool = False
+    receipt: tuple[int, int] | None = None
+    attested_at: int | None = None
+    effect: str = NO_EFFECT
 
     def to_json(self) -> dict[str, object]:
+        receipt = None if self.receipt is None else {"entry": self.receipt[0], "length": self.receipt[1]}
         return {"accused": self.accused, "by": self.by, "entry": self.entry, "signers": list(self.signers),
-                "attested": self.attested, "answered": self.answered}
+                "attested": self.attested, "answered": self.answered, "due": self.due, "proven": self.proven,
+                "receipt": receipt, "attested_at": self.attested_at, "effect": self.effect}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +111,7 @@ class VerifyReport:
     accusation: ReportedAccusation | None = None  # an authentic accusation record, whether it held or not
     claims: tuple[ReportedClaim, ...] = ()
     faults: tuple[ReportedFault, ...] = ()  # every fault the end of the game found, the reported one first
+    missing_audits: tuple[int, ...] = ()  # seats that shuffled and never published their audit (a game over)
 
     def to_json(self) -> dict[str, object]:
         res = self.result
@@ -115,6 +129,7 @@ class VerifyReport:
             "accusation": self.accusation.to_json() if self.accusation is not None else None,
             "claims": [c.to_json() for c in self.claims],
             "faults": [f.to_json() for f in self.faults],
+            "missing_audits": list(self.missing_audits),
         }
 
 
@@ -196,30 +211,59 @@ def verify_transcript_bytes(data: bytes, *, require_proofs: bool = True) -> Veri
     how = ending.kind if ending is not None else None
     faults = tuple(ReportedFault(f.reason, f.seat, f.message) for f in snap.final_faults)
     fault = snap.final_fault
+    missing = missing_audits(observer)
+    said += "".join(f"; seat {s} ({names[s]}) published no audit" for s in missing)
     if fault is not None:
         return VerifyReport(False, fault.reason, total - 1, fault.seat, fault.message + said, total, snap.final, how,
-                            tuple(verdicts), names, claims=claims, faults=faults)
+                            tuple(verdicts), names, claims=claims, faults=faults, missing_audits=missing)
     return VerifyReport(True, None, None, None, "valid" + said, total, snap.final, how, tuple(verdicts), names,
-                        claims=claims)
+                        claims=claims, missing_audits=missing)
+
+
+def missing_audits(observer: Peer) -> tuple[int, ...]:
+    """The seats that shuffled but never published their audit, in a game that is over (R-PEER-48)."""
+    snap, seats = observer.snapshot, observer.ctx.seats
+    return tuple(s for s in range(min(seats, len(snap.deck.shuffles))) if not snap.audited >> s & 1)
 
 
 def reported_claims(observer: Peer) -> tuple[ReportedClaim, ...]:
     ctx, snap = observer.ctx, observer.snapshot
-    return tuple(
-        ReportedClaim(c.accused, c.by, c.seq, tuple(s for s in range(ctx.seats) if c.signed_by(s)),
-                      game.attested(ctx, c), None if c.alive else c.answered)
-        for c in snap.claims
-    )
+    ending = snap.ending
+    loser = game.silent_loser(ctx, snap, ending) if ending is not None and snap.phase == game.OVER_PHASE else None
+    out: list[ReportedClaim] = []
+    for c in snap.claims:
+        attested, proven = game.attested(ctx, c), game.proven(ctx, c)
+        if not attested:
+            effect = NO_EFFECT
+        elif c.in_audit:
+            effect = LOSES if proven and loser == c.accused else EXCUSES_AUDIT
+        else:
+            effect = LOSES if proven else NO_RESULT
+        out.append(ReportedClaim(
+            c.accused, c.by, c.seq, tuple(s for s in range(ctx.seats) if c.signed_by(s)), attested,
+            None if c.alive else c.answered, c.due, proven, (c.proof, c.proof_length) if c.proof >= 0 else None,
+            c.attested_at if c.attested_at >= 0 else None, effect,
+        ))
+    return tuple(out)
 
 
 def claims_text(claims: tuple[ReportedClaim, ...], names: tuple[str, ...]) -> str:
-    """The claims in words: a proven silence, or an unproven claim that makes nobody lose."""
+    """The claims in words: a proven silence, an attested one nothing proves, one that only excused an audit, or an
+    unproven claim that makes nobody lose."""
     parts: list[str] = []
     for c in claims:
         who = f"seat {c.accused} ({names[c.accused]})"
         signers = ", ".join(str(s) for s in c.signers)
-        if c.attested:
-            parts.append(f"{who} was silent: attested by every other seat ({signers})")
+        if c.effect == LOSES:
+            proof = f"its receipt of chain length {c.receipt[1]}" if c.receipt else "the host's own entries"
+            parts.append(f"{who} was silent: attested by every other seat ({signers}) and proven by {proof}")
+        elif c.effect == NO_RESULT:
+            parts.append(f"{who} stopped answering, a claim by seat {c.by} signed by every other seat ({signers}), "
+                         f"but no abort carries its receipt of chain length {c.due}: not proven, the game ended "
+                         "without a result")
+        elif c.effect == EXCUSES_AUDIT:
+            parts.append(f"{who} named silent in the audit by every other seat ({signers}): its audit is excused, "
+                         "the result stands")
         elif c.answered is not None:
             parts.append(f"{who} named silent by seat(s) {signers}, answered at entry {c.answered} (the game went "
                          "on): an unproven claim; nobody loses by it")
@@ -337,10 +381,16 @@ def outcome_text(report: VerifyReport) -> str:
 
     if res is None:
         return "no result"
+    stopped = next((c for c in report.claims if c.effect == NO_RESULT), None)
+    if stopped is not None:
+        return (f"no result: {who(stopped.accused)} stopped answering (named by {who(stopped.by)}, signed by "
+                f"{players(names, stopped.signers)}), but nothing shows they had the move that made them due; "
+                "nobody loses")
     if res.forfeit is not None and res.forfeit_reason == game.LEAVING:
         return f"{who(res.forfeit)} left the game (their own signed forfeit): they lose"
     if res.forfeit is not None and res.forfeit_reason == game.SILENT_SEAT:
-        return f"{who(res.forfeit)} went silent, attested by every other player: they lose"
+        return (f"{who(res.forfeit)} went silent, attested by every other player and proven by their own receipt: "
+                "they lose")
     if report.how == "abort" and res.forfeit is None and res.durak is None:
         return "aborted: nobody is proven at fault, nobody loses"
     if res.forfeit is not None:
@@ -355,17 +405,33 @@ def outcome_text(report: VerifyReport) -> str:
 
 
 def claim_lines(report: VerifyReport) -> list[str]:
-    """One line per silent-seat claim: proven (attested) or an unproven claim."""
+    """One line per silent-seat claim, saying what proves it and what it did; then one per missing audit."""
     names = report.names
     lines = []
     for c in report.claims:
         signers = players(names, c.signers)
-        head = f"claim: {player(names, c.by)} named {player(names, c.accused)} silent at entry {c.entry}"
-        if c.attested:
-            lines.append(f"{head}; signed by every other seat ({signers}): proven")
+        accused = player(names, c.accused)
+        head = f"claim: {player(names, c.by)} named {accused} silent at entry {c.entry}"
+        if c.receipt is not None:
+            receipt = (f"{accused}'s own receipt of the first {c.receipt[1]} entries (in entry {c.receipt[0]}) shows "
+                       f"they had the game as it stood still ({c.due} entries)")
+        elif c.proven:
+            receipt = f"{accused} is the host and signed the first {c.due} entries itself"
+        else:
+            receipt = f"no signature of it carries {accused}'s receipt of the first {c.due} entries"
+        if c.effect == LOSES:
+            lines.append(f"{head}; signed by every other player ({signers}); {receipt}: proven, they lose")
+        elif c.effect == NO_RESULT:
+            lines.append(f"{head}; signed by every other player ({signers}); {receipt}: not proven, the game ended "
+                         f"without a result ({accused} stopped answering, nobody loses)")
+        elif c.effect == EXCUSES_AUDIT:
+            lines.append(f"{head}; signed by every other player ({signers}) in the audit: it excuses {accused}'s "
+                         "audit, the result stands")
         elif c.answered is not None:
             lines.append(f"{head}; signed by {signers}, answered at entry {c.answered}: an unproven claim, nobody "
                          "loses by it")
         else:
             lines.append(f"{head}; signed by {signers} only: an unproven claim, nobody loses by it")
+    for s in report.missing_audits:
+        lines.append(f"audit missing: {player(names, s)} never published their audit")
     return lines

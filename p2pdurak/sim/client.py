@@ -6,7 +6,7 @@ What the seat's game side (`SeatRunner`) calls on its client is here; the rest o
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from p2pdurak.errors import LocalError
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from p2pdurak.sim.seats import SimSeat
 
 GIVE_UP_AFTER = 300.0  # NetConfig.give_up_after: a client stops reconnecting after this long without the host
+LINGER = 5.0  # NetConfig.linger_timeout: after the host's bye a seat keeps its mesh this long while it has use for it
 
 
 class SimMesh:
@@ -29,6 +30,7 @@ class SimMesh:
         self.recent: deque[bytes] = deque(maxlen=RECENT_MOVES)
         self.direct_from: dict[int, int] = {}
         self.running = True
+        self.receipt: bytes | None = None  # our newest receipt (Mesh.send_receipt), sent to a link as it comes up
 
     def send(self, to: int, frame: object) -> bool:
         link = self.links.get(to)
@@ -43,16 +45,35 @@ class SimMesh:
             self.send(seat, frame)
 
     def link_up(self, to: int) -> None:
-        """A (new) link to `to`: it gets our recent own moves first (Mesh._run_link)."""
+        """A (new) link to `to`: it gets our recent own moves first, then our newest receipt (Mesh._run_link)."""
         for move in self.recent:
             self.send(to, m.Direct(move))
+        if self.receipt is not None:
+            self.send(to, m.Receipt(self.receipt))
+
+    def send_receipt(self, receipt: bytes) -> None:
+        self.receipt = receipt
+        for seat in self.links:
+            self.send(seat, m.Receipt(receipt))
+
+    def forward(self, seat: int, entries: Sequence[tuple[int, bytes]]) -> bool:
+        link = self.links.get(seat)
+        if link is None or not link.up or not self.running:
+            return False
+        for index, entry in entries:
+            self.send(seat, m.Forward(index, entry))
+        return True
+
+    def linked(self) -> list[int]:
+        return [s for s in sorted(self.links) if self.links[s].up]
 
     def unlinked(self) -> list[int]:
         return [s for s in sorted(self.links) if not self.links[s].up]
 
 
 class SimClient:
-    """Duck-types the part of `Client` that SeatRunner uses: has_genesis, send_move, relay, leave, mesh."""
+    """Duck-types the part of `Client` that SeatRunner uses: has_genesis, send_move, relay, send_receipt, leave,
+    mesh."""
 
     def __init__(self, owner: SimSeat, link: Link, *, have: int = 0, has_genesis: bool = False,
                  mesh: SimMesh | None = None) -> None:
@@ -68,6 +89,7 @@ class SimClient:
         self.ended: str | None = None  # how the client's run ended: bye-REASON, leaving, host-unreachable
         self.last_contact = 0.0
         self.on_end: Callable[[], None] | None = None
+        self.lingering: tuple[str, float] | None = None  # after the host's bye: (how the run ends, when; _linger)
 
     # ----------------------------------------------------------------- what SeatRunner calls
 
@@ -85,6 +107,12 @@ class SimClient:
     def relay(self, move: bytes) -> None:
         if self.connected:
             self.link.send(0, m.Relay(move))
+
+    def send_receipt(self, receipt: bytes) -> None:
+        if self.connected:
+            self.link.send(0, m.Receipt(receipt))
+        if self.mesh is not None:
+            self.mesh.send_receipt(receipt)
 
     def leave(self) -> None:
         if self.ended is None:
@@ -156,4 +184,15 @@ class SimClient:
                 self.has_genesis = True
                 runner.on_genesis(frame.genesis)
         elif isinstance(frame, m.Bye):
-            self.end(f"bye-{frame.reason}")
+            self.connected = False
+            runner.on_host_ended()
+            if self.mesh is not None and runner.mesh_pending():
+                self.lingering = (f"bye-{frame.reason}", self.owner.loop.now + LINGER)
+            else:
+                self.end(f"bye-{frame.reason}")
+
+    def linger_over(self) -> None:
+        """Every tick while lingering: the run ends once the mesh is of no more use, or the linger time is up."""
+        if self.lingering is not None and self.ended is None and (
+                self.owner.loop.now >= self.lingering[1] or not self.owner.runner.mesh_pending()):
+            self.end(self.lingering[0])

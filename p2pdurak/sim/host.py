@@ -133,6 +133,9 @@ class SimHost:
         elif isinstance(frame, m.Relay):
             if not self.closed:
                 self.policy.relay(seat, frame.move)
+        elif isinstance(frame, m.Receipt):
+            if not self.closed:
+                self.app.on_receipt(seat, frame.receipt)
         elif isinstance(frame, m.CatchUp):
             self.cursor[seat] = frame.have
             if frame.genesis and self.signed_genesis is not None:

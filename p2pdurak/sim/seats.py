@@ -171,13 +171,20 @@ class SimSeat:
 
     def mesh_frame(self, sender: int, frame: object) -> None:
         client = self.client
-        if not self.alive or client is None or client.ended is not None or not isinstance(frame, m.Direct):
+        if not self.alive or client is None or client.ended is not None:
+            return
+        if not isinstance(frame, m.Direct | m.Receipt | m.Forward):
             return
         if not self.honest:
             self.table.adversary_saw(frame)
-        if self.mesh is not None:
-            self.mesh.direct_from[sender] = self.mesh.direct_from.get(sender, 0) + 1
-        self.call(self.runner.on_direct, sender, frame.move)
+        if isinstance(frame, m.Receipt):
+            self.call(self.runner.on_mesh_receipt, sender, frame.receipt)
+        elif isinstance(frame, m.Forward):
+            self.call(self.runner.on_forward, sender, frame.index, frame.entry)
+        else:
+            if self.mesh is not None:
+                self.mesh.direct_from[sender] = self.mesh.direct_from.get(sender, 0) + 1
+            self.call(self.runner.on_direct, sender, frame.move)
 
     def tick(self) -> None:
         client = self.client
@@ -185,6 +192,7 @@ class SimSeat:
             return
         now = self.loop.now
         self.call(self.runner.on_tick, now, client.connected)
+        self.call(client.linger_over)
         if not client.connected and client.ended is None and now - client.last_contact > GIVE_UP_AFTER:
             client.end("host-unreachable")
         self.loop.after(self.tick_every, self.tick)

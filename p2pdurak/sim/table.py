@@ -126,7 +126,7 @@ class SimTable:
         main = self.host.peer.snapshot
         if isinstance(frame, (m.Move, m.Relay, m.Direct)):
             knowledge.move(frame.move, self.loop.now, main)
-        elif isinstance(frame, m.Entry):
+        elif isinstance(frame, (m.Entry, m.Forward)):
             knowledge.entry(frame.entry, self.loop.now, main)
 
     def honest_sent(self, move: bytes) -> None:

@@ -14,7 +14,7 @@ from p2pdurak.conformance.peer_runner import PEER_CASES, PeerCase, expand, run_p
 from p2pdurak.rules import Options
 
 OUR_PEER = f"{sys.executable} -m p2pdurak join {{link}} --bot random --profile {{profile}} --seed {{seed}} " \
-           "--no-fsync --quiet --give-up 10 --censor-timeout 5"
+           "--no-fsync --quiet --give-up 10 --censor-timeout 5 --move-timeout {move_timeout}"
 
 
 def test_adversarial_conformance_peer_passes_against_our_own_peer(tmp_path: Path) -> None:
@@ -54,6 +54,18 @@ def test_adversarial_conformance_peer_that_cannot_start_fails_at_once(tmp_path: 
     cases = json.loads(report_path.read_text())["cases"]
     assert code == 1 and [c["detail"] for c in cases] == ["the peer exited with code 1 before it joined"]
     assert main(["conformance", "--peer", "'unterminated"]) == 2
+
+
+def test_adversarial_conformance_peer_catches_a_peer_that_signs_the_claim_on_a_censored_seat(tmp_path: Path) -> None:
+    """Control: a peer that waits no censor time-out and signs as soon as its clock agrees (here: one that holds no
+    move at all, `--no-mesh`) signs the host's claim on our seat 2: the case must fail."""
+    case = next(c for c in PEER_CASES if c.name == "no-signature-while-holding")
+
+    async def run() -> None:
+        result = await run_peer_case(case, OUR_PEER + " --no-mesh", tmp_path, timeout=40.0)
+        assert not result.passed, result.detail
+
+    trio.run(run)
 
 
 def test_adversarial_conformance_peer_catches_a_peer_that_never_times_the_host_out(tmp_path: Path) -> None:

@@ -43,6 +43,7 @@ class ListSequencer:
         self.genesis = b""
         self.submitted: list[tuple[int, bytes]] = []
         self.silent: list[int] = []
+        self.receipts: list[tuple[int, bytes]] = []
 
     def make_genesis(self, roster: Sequence[SeatInfo]) -> bytes:
         self.roster = tuple(roster)
@@ -68,6 +69,9 @@ class ListSequencer:
     def on_silent(self, seat: int) -> Sequence[bytes]:
         self.silent.append(seat)
         return [b"abort:" + bytes([seat])]
+
+    def on_receipt(self, seat: int, receipt: bytes) -> None:
+        self.receipts.append((seat, receipt))
 
 
 class Recorder:

@@ -18,6 +18,8 @@ class App:
     def __init__(self, roster: Sequence[bytes] | None) -> None:
         self.roster = tuple(roster) if roster is not None else None
         self.direct: list[tuple[int, bytes]] = []
+        self.receipts: list[tuple[int, bytes]] = []
+        self.forwarded: list[tuple[int, int, bytes]] = []
 
     def mesh_roster(self) -> tuple[bytes, ...] | None:
         return self.roster
@@ -28,8 +30,20 @@ class App:
     def on_relay_reject(self, reject: bytes) -> None:
         pass
 
+    def on_mesh_receipt(self, seat: int, receipt: bytes) -> None:
+        self.receipts.append((seat, receipt))
+
+    def on_forward(self, seat: int, index: int, entry: bytes) -> None:
+        self.forwarded.append((seat, index, entry))
+
     def on_tick(self, now: float, connected: bool) -> None:
         pass
+
+    def on_host_ended(self) -> None:
+        pass
+
+    def mesh_pending(self) -> bool:
+        return False
 
 
 def mesh_of(identity: Identity, seat: int, roster: Sequence[bytes], events: list[NetEvent]) -> tuple[Mesh, App]:
@@ -96,6 +110,29 @@ async def test_a_key_outside_the_roster_gets_no_link() -> None:
         dialer.set_peers(peers((0, listener)))
         await until(lambda: any(e.reason == "mesh-not-in-roster" for e in events))
         assert not listener.links and not listener_app.direct
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_link_carries_receipts_and_forwarded_entries_newest_receipt_first_to_a_new_link() -> None:
+    """R-NET-74, R-NET-75: a seat's newest receipt goes to every link (and to a link as it comes up); entries are
+    forwarded to one seat."""
+    ids = [Identity.generate() for _ in range(2)]
+    roster = [i.public for i in ids]
+    events: list[NetEvent] = []
+    listener, app = mesh_of(ids[0], 0, roster, events)
+    dialer, dialer_app = mesh_of(ids[1], 1, roster, events)
+    dialer.send_receipt(b"receipt 1")
+    dialer.send_receipt(b"receipt 2")  # before any link: only the newest is kept
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(listener.run)
+        nursery.start_soon(dialer.run)
+        await listener.listening.wait()
+        dialer.set_peers(peers((0, listener)))
+        await until(lambda: 0 in dialer.links and 1 in listener.links)
+        await until(lambda: app.receipts == [(1, b"receipt 2")])
+        assert listener.forward(1, [(7, b"entry 7"), (8, b"entry 8")])
+        await until(lambda: dialer_app.forwarded == [(0, 7, b"entry 7"), (0, 8, b"entry 8")])
+        assert not listener.forward(3, [(1, b"x")]) and listener.linked() == [1]
         nursery.cancel_scope.cancel()
 
 

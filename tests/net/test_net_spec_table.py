@@ -13,7 +13,7 @@ from p2pdurak.wire.kinds import Bool, Bytes, Kind, ListOf, Nested, Optional, Str
 
 SPEC = Path(__file__).resolve().parents[2] / "SPEC.md"
 ROW = re.compile(r"^\| 0x([0-9A-F]{2}) \| ([\w.]+) \| [^|]+ \| (.*) \|$")
-CLASHES = {"Challenge", "Genesis", "Move", "Entry", "Reject", "Abort"}  # log messages (7) and move bodies (8.3)
+CLASHES = {"Challenge", "Genesis", "Move", "Entry", "Reject", "Abort", "Receipt"}  # log messages (7), bodies (8.3)
 
 
 def _kind(kind: Kind) -> str:

@@ -37,6 +37,9 @@ class SendingClient:
     def send_move(self, move: bytes) -> None:
         self.sent.append(move)
 
+    def send_receipt(self, receipt: bytes) -> None:
+        pass
+
 
 def _lock_index(g: Game, seat: int) -> int:
     def is_lock(i: int) -> bool:

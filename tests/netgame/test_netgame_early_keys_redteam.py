@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from p2pdurak.log import FALSE_REJECT, authenticate_move, check_accusation, sha256, sign_move
 from p2pdurak.log.moves import sign_reject
 from p2pdurak.netgame.seat import QuietListener, SeatRunner
@@ -212,21 +214,46 @@ def test_an_honest_reject_that_answers_our_relay_settles_the_move(tmp_path: Path
     assert runner.accusation is None and not client.left and runner.witness.held_move(sha256(ack)) is None
 
 
-def test_a_relayed_move_refused_for_a_reason_only_its_author_could_dispute_is_only_settled(tmp_path: Path) -> None:
-    """A lying seat can make the host refuse a valid move of its own with move-equivocation or stale-counter (an
-    earlier refused move with that counter): for a relayer that Reject is the host's word against the author's, a
-    claim it cannot judge, so it settles the move and goes on (it must not stop a game for a liar)."""
+@pytest.mark.parametrize("reason", ["move-equivocation", "stale-counter"])
+def test_a_relayed_move_refused_for_a_reason_no_chain_shows_stays_held(tmp_path: Path, reason: str) -> None:
+    """Issue 23 attack 2 (R-GAME-25): a Reject whose reason rests on a move the host shows nobody settles nothing,
+    for a relayer as for the author: the relayer keeps holding the valid move, so it signs no claim against its
+    author, and its censor time-out accuses the host; it does not stop at once (the Reject proves nothing)."""
     g = game(3, 5)
     author = 2
     k = g.first_move_by(author, 40)
-    runner, _, client = seat_at(g, tmp_path, k)
+    runner, _, client = seat_at(g, tmp_path, k, censor_timeout=4.0)
     runner.on_direct(author, g.moves[k])
     move = g.signed[k]
     claim = sign_reject(g.table.identities[g.host], g.table.genesis.hash, author, move.counter, move.hash,
-                        "move-equivocation", k, sha256(g.table.entries[k - 1]))
+                        reason, k, sha256(g.table.entries[k - 1]))
     runner.on_relay_reject(claim)
-    assert runner.accusation is None and not client.left
-    assert runner.witness is not None and runner.witness.held_move(move.hash) is None
+    assert runner.accusation is None and not client.left and runner.unsettled
+    assert runner.witness is not None and runner.witness.held_move(move.hash) == g.moves[k]
+    runner.on_tick(0.0, True)
+    runner.on_tick(5.0, True)
+    assert runner.overdue is not None and runner.overdue.move == g.moves[k] and client.left
+
+
+@pytest.mark.parametrize("reason", ["move-equivocation", "stale-counter"])
+def test_our_own_move_refused_for_a_reason_no_chain_shows_stays_pending(tmp_path: Path, reason: str) -> None:
+    """Issue 23 attack 2, the author's side (R-GAME-25): a valid Play refused with a reason that rests on the host's
+    memory keeps our move pending (sent again after a reconnection), we make no other move and sign no claim, and
+    our censor time-out accuses the host (censored-move, the move as evidence); we never stop on the Reject."""
+    g = game(2, 5)
+    k = g.first_move_by(SEAT, 40)
+    runner, _, client = seat_at(g, tmp_path, k, censor_timeout=4.0)
+    pend(runner, g.moves[k], g.signed[k].counter)
+    assert runner.witness is not None
+    runner.witness.hold(g.moves[k], None, via=None)
+    runner.on_reject(reject(g, g.moves[k], k, reason))
+    peer = runner.peer
+    assert peer is not None and peer.pending == g.moves[k] and runner.accusation is None and not client.left
+    assert runner.unsettled and runner.refusals == []
+    runner.on_tick(0.0, True)
+    runner.on_tick(5.0, True)
+    assert runner.accusation is not None and runner.overdue is not None and runner.overdue.move == g.moves[k]
+    assert verify_transcript_bytes(runner.transcript()).reason == "censored-move"
 
 
 def test_a_reject_of_a_forged_move_heard_over_the_mesh_only_settles_it(tmp_path: Path) -> None:

@@ -210,7 +210,8 @@ async def test_netgame_killed_after_signing_resends_the_same_move(tmp_path: Path
 
 async def test_netgame_silent_in_the_audit_is_named_in_an_abort(tmp_path: Path) -> None:
     """A seat that withholds its audit is named (R-PEER-37), the other seat signs the claim once its own clock ran
-    out, and the silent seat loses; the game still ends with a valid log (the rules ended it: `how` is result)."""
+    out (with the silent seat's receipt: proven), and the claim excuses its audit; the rules ended the game, so their
+    result stands (R-PEER-39) and the log says whose audit is missing."""
     table = await open_table(tmp_path, Options(deck=24, players=3), seed=9, move_timeout=SILENCE)
 
     def setup(nursery: trio.Nursery, t: Table) -> None:
@@ -223,8 +224,10 @@ async def test_netgame_silent_in_the_audit_is_named_in_an_abort(tmp_path: Path) 
     await play(table, setup)
     report = table.report()
     assert report.valid and report.how == "result", report
-    assert report.result is not None and (report.result.forfeit, report.result.forfeit_reason) == (1, "silent-seat")
-    assert [(c.accused, c.signers, c.attested) for c in report.claims] == [(1, (0, 2), True)]
+    assert report.result is not None and report.result.forfeit is None
+    assert [(c.accused, c.signers, c.attested, c.proven, c.effect) for c in report.claims] == [
+        (1, (0, 2), True, True, "excuses-audit")]
+    assert report.missing_audits == (1,)
     assert table.runners[2].seconded == [1]
     assert all(e.kind == "bye" and e.reason == "game-over" for e in table.endings.values())
     assert table.side.app.silent == [1]

@@ -42,6 +42,9 @@ class FakeClient:
     def send_move(self, move: bytes) -> None:
         pass
 
+    def send_receipt(self, receipt: bytes) -> None:
+        pass
+
 
 def seat_at(g: Game, tmp_path: Path, length: int, **kwargs: Any) -> tuple[SeatRunner, Recorder, FakeClient]:
     """Seat 1's runner with the first `length` entries of the game applied (and its own deck secrets)."""

@@ -99,6 +99,9 @@ class _Lobby:
     def on_silent(self, seat: int) -> list[bytes]:
         return []
 
+    def on_receipt(self, seat: int, receipt: bytes) -> None:
+        pass
+
 
 class _Seat:
     def on_seated(self, seat: int, players: int, seats: int) -> None:

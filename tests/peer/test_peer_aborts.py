@@ -189,8 +189,13 @@ def test_attack_1_a_host_that_names_a_seat_silent_as_the_game_ends_cannot_flip_t
     raise AssertionError("no seed reached the audit")
 
 
-def test_a_seat_that_withholds_its_audit_is_named_and_stays_unproven_until_every_other_seat_signs() -> None:
+def test_a_seat_that_withholds_its_audit_is_named_and_excused_once_every_other_seat_signs() -> None:
+    """Issue 23 attack 3, on the record: after the rules ended the game, an attested claim in the audit excuses the
+    silent seat's audit and nothing else; the rules' result stands and verify says whose audit is missing."""
     table = _played_out(3, 2)
+    rules = table.host_peer.rules
+    assert rules is not None
+    before = result(rules)
     _audit_all(table, skip=frozenset({2}))
     assert table.host_peer.waiting_on() == (2,)
     assert isinstance(_abort(table, 0, 2, "silent-seat"), Appended)
@@ -199,15 +204,21 @@ def test_a_seat_that_withholds_its_audit_is_named_and_stays_unproven_until_every
     report = _verify(table)
     assert not report.valid and report.reason == "incomplete" and report.seat == 2
     assert [(c.accused, c.attested) for c in report.claims] == [(2, False)]
-    # Seat 1 audited before the claim: it may still sign it, and then the silence is proven.
+    # Seat 1 audited before the claim: it may still sign it; the claim is proven (seat 2's receipt) yet in the audit
+    # it only excuses seat 2's audit.
     assert isinstance(_abort(table, 1, 2, "silent-seat"), Appended)
     report = _verify(table)
-    assert report.valid and report.result is not None and report.result.forfeit == 2
-    assert report.result.forfeit_reason == "silent-seat"
+    assert report.valid and report.how == "result" and report.result == before
+    [claim] = report.claims
+    assert (claim.attested, claim.proven, claim.effect) == (True, True, "excuses-audit")
+    assert report.missing_audits == (2,) and "published no audit" in report.message
 
 
-def test_a_seat_that_withholds_its_audit_loses_when_every_other_seat_signs_before_auditing() -> None:
+def test_a_claim_in_the_audit_after_a_result_never_moves_the_loss_signed_before_auditing_or_not() -> None:
     table = _played_out(3, 2)
+    rules = table.host_peer.rules
+    assert rules is not None
+    before = result(rules)
     first = table.peers[0].protocol_move()
     assert first is not None and isinstance(table.submit(first), Appended)
     assert isinstance(_abort(table, 1, 2, "silent-seat"), Appended)
@@ -215,7 +226,30 @@ def test_a_seat_that_withholds_its_audit_loses_when_every_other_seat_signs_befor
     assert isinstance(_abort(table, 0, 2, "silent-seat"), Appended)
     _audit_all(table, skip=frozenset({2}))
     report = _verify(table)
-    assert report.valid and report.result is not None and report.result.forfeit == 2
+    assert report.valid and report.result == before and report.result is not None
+    assert report.result.forfeit is None and report.missing_audits == (2,)
+
+
+def test_a_silence_the_accused_never_acknowledged_ends_the_play_without_a_result() -> None:
+    """Issue 23 attack 1, on the record: seat 2 never sent a receipt of the entry that made it due (a host that
+    starves it would see to that): every other seat signs, the play ends, and nobody loses."""
+    table = _in_play(seed=6)
+    table.receipts = False  # from here on no receipts travel
+    _drop_pending(table)
+    silent = _waited(table)
+    signers = [s for s in range(3) if s != silent]
+    assert silent != table.genesis.host  # (the host's own entries are its receipts, R-PEER-38b)
+    for s in signers:
+        table.peers[s]._receipts.clear()
+    assert isinstance(_abort(table, signers[0], silent, "silent-seat"), Appended)
+    assert isinstance(_abort(table, signers[1], silent, "silent-seat"), Appended)
+    _audit_all(table, skip=frozenset({silent}))
+    report = _verify(table)
+    assert report.valid and report.how == "abort" and report.result is not None
+    assert report.result.durak is None and report.result.forfeit is None
+    [claim] = report.claims
+    assert (claim.attested, claim.proven, claim.receipt, claim.effect) == (True, False, None, "no-result")
+    assert "without a result" in report.message
 
 
 def test_attack_4_not_a_card_refuted_by_a_clean_audit_is_the_claimants_fault() -> None:

@@ -35,11 +35,15 @@ class FakeClient:
         self.has_genesis = True
         self.mesh = None
         self.outbox: list[bytes] = []
+        self.receipts: list[bytes] = []
         self.left = False
 
     def send_move(self, move: bytes) -> None:
         if move not in self.outbox:
             self.outbox.append(move)
+
+    def send_receipt(self, receipt: bytes) -> None:
+        self.receipts.append(receipt)
 
     def relay(self, move: bytes) -> None:
         pass
@@ -94,7 +98,17 @@ class SeatTable:
             self.entries.append(outcome.entry_bytes)
             for r in self.runners:
                 r.apply_entry(outcome.entry_bytes)
+            self.receipts()
         return outcome
+
+    def receipts(self) -> None:
+        """Every receipt a seat sent reaches every other seat (the host directly, the rest over the mesh)."""
+        for s, client in enumerate(self.clients):
+            for receipt in client.receipts:
+                for t, r in enumerate(self.runners):
+                    if t != s:
+                        r.on_mesh_receipt(s, receipt)
+            client.receipts.clear()
 
     def flush(self, order: tuple[int, ...] | None = None) -> bool:
         """Submit every queued move (in seat order, or `order`); True if any was."""

@@ -10,9 +10,6 @@ from p2pdurak.sim.run import run_seed
 
 # strategy -> within how many seeds (1, 2, ...) the simulator finds the attack on today's code
 FOUND_TODAY = {
-    "starve": 6,  # issue 23 attack 1 (first found at seed 2)
-    "false-reject": 6,  # issue 23 attack 2 (seed 2)
-    "audit-starve": 3,  # issue 23 attack 3 (seed 1)
     "challenge-reorder": 8,  # issue 28 attack 1 (seed 4)
     "fork": 3,  # issue 23: the host equivocates; the forked seat loses on the real chain (seed 1)
 }
@@ -21,6 +18,9 @@ FOUND_TODAY = {
 FIXED = {
     "lie-leave": 20,  # issue 28 attack 2, a colluder leaves (found at seed 5 before the fix; 1 seed in 4)
     "lie-silent": 20,  # issue 28 attack 2, a colluder is claimed silent (found at seed 3 before the fix; 1 in 4)
+    "starve": 20,  # issue 23 attack 1 (found at seed 2 before receipts and forwarding)
+    "false-reject": 20,  # issue 23 attack 2 (seed 2, before a Reject no chain shows settled nothing)
+    "audit-starve": 20,  # issue 23 attack 3 (seed 1, before silence in the audit moved no loss)
 }
 
 
