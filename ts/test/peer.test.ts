@@ -54,10 +54,11 @@ const WORDS: Readonly<Record<string, readonly string[]>> = {
     "claim: Anya named Boris silent at entry 7; signed by Anya, answered at entry 8: an unproven claim, nobody loses by it",
   ],
   silent24x3: [
-    "Boris went silent, attested by every other player: they lose",
-    "claim: Anya named Boris silent at entry 10; signed by every other seat (Anya and Vera): proven",
+    "Boris went silent, attested by every other player and proven by their own receipt: they lose",
+    "claim: Anya named Boris silent at entry 10; signed by every other player (Anya and Vera); Boris's own receipt of the first 10 entries (in entry 10) shows they had the game as it stood still (10 entries): proven, they lose",
+    "audit missing: Boris never published their audit",
   ],
-  team24: ["Vera left the game (their own signed forfeit): they lose"],
+  team24: ["Vera left the game (their own signed forfeit): they lose", "audit missing: Vera never published their audit"],
 };
 
 const validCase: Runner = (_, tc) => {

@@ -11,7 +11,17 @@ import type { Rng } from "../randomness";
 import { L, isStrictEncoding, isStrictPoint, satisfiesEquation } from "./ed25519";
 
 /** Signing domains (R-LOG-2): a signature in one domain never verifies in another. */
-export const DOMAINS = new Set(["genesis", "move", "entry", "hello", "reject", "ack", "abort", "accusation"]);
+export const DOMAINS = new Set([
+  "genesis",
+  "move",
+  "entry",
+  "hello",
+  "reject",
+  "ack",
+  "abort",
+  "accusation",
+  "receipt",
+]);
 
 /** A signature or public key that does not verify (reasons: bad-signature, bad-public-key). */
 export class SignatureError extends PeerFault {}

@@ -102,6 +102,25 @@ export const RejectData = message(0x08, "RejectData", {
 
 export const Reject = message(0x09, "Reject", { data: bin(1024), signature: SIGNATURE });
 
+/** A ReceiptData is at most 76 bytes, a Receipt at most 146 (SPEC.md 7.8). */
+export const MAX_RECEIPT_DATA = 128;
+export const MAX_RECEIPT_SIZE = 256;
+
+/** What a seat signs: "I, seat `seat`, hold this game's chain up to `length` entries, whose head is `head`". */
+export const ReceiptData = message(
+  0x0d,
+  "ReceiptData",
+  { genesis: HASH, seat: SEAT, length: uint(MAX_SEQ), head: HASH },
+  MAX_RECEIPT_DATA,
+);
+
+export const Receipt = message(
+  0x0e,
+  "Receipt",
+  { data: bin(MAX_RECEIPT_DATA), signature: SIGNATURE },
+  MAX_RECEIPT_SIZE,
+);
+
 export type MemberMsg = MessageOf<typeof Member>;
 export type GenesisDataMsg = MessageOf<typeof GenesisData>;
 export type GenesisMsg = MessageOf<typeof Genesis>;
@@ -111,3 +130,4 @@ export type EntryDataMsg = MessageOf<typeof EntryData>;
 export type EntryMsg = MessageOf<typeof Entry>;
 export type RejectDataMsg = MessageOf<typeof RejectData>;
 export type RejectMsg = MessageOf<typeof Reject>;
+export type ReceiptDataMsg = MessageOf<typeof ReceiptData>;

@@ -114,6 +114,10 @@ export const Relay = message(0x73, "Relay", { move: CARGO });
 export const RelayReject = message(0x74, "RelayReject", { reject: CARGO });
 /** S->S over the mesh: one of the sender's own signed moves, sent to the host at the same time. */
 export const Direct = message(0x75, "Direct", { move: CARGO });
+/** C->H and S->S: the sender's own signed receipt of the chain it holds (R-NET-74). */
+export const Receipt = message(0x76, "net.Receipt", { receipt: bin(256, 1) });
+/** S->S over the mesh: host-signed log entry number `index`, for a seat whose receipts lag ours (R-NET-75). */
+export const Forward = message(0x77, "Forward", { index: u64, entry: CARGO });
 /** C->H: where this seat's libp2p node takes mesh streams (its peer id is its roster key's, 9.14). */
 export const MeshMultiaddrs = message(0x7b, "MeshMultiaddrs", { addrs: MULTIADDRS });
 /** One seat's libp2p addresses, as the host knows them (nested in MultiaddrPeers). */
@@ -144,6 +148,8 @@ export const MESSAGES = [
   Relay,
   RelayReject,
   Direct,
+  Receipt,
+  Forward,
   MeshMultiaddrs,
   MultiaddrPeers,
 ] as const;

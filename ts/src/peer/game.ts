@@ -107,8 +107,9 @@ export interface Ending {
 const RESULT_ENDING: Ending = { kind: "result", accused: null, reason: "", by: null };
 
 /** A `silent-seat` abort (R-PEER-38a): the seat named, the entry that named it, and every seat that has signed it
- * since. It proves the silence only once every other seat, and at least MIN_ATTESTERS, signed it; any other entry
- * before that answers it (the game went on) and it proves nothing. */
+ * since. It is attested once every other seat, and at least MIN_ATTESTERS, signed it; any other entry before that
+ * answers it (the game went on). An attested claim proves the silence only if one of its aborts carries the
+ * accused's receipt of the due length (R-PEER-38b). */
 export interface Claim {
   readonly accused: number;
   readonly seq: number;
@@ -118,7 +119,21 @@ export interface Claim {
   readonly signers: number;
   /** the seq of the entry that answered it; -1: not answered */
   readonly answered: number;
+  /** the chain length the game stood still at when the claim was made (R-PEER-38b) */
+  readonly due: number;
+  /** the seq of the first abort of the claim whose receipt covers `due`; -1: none */
+  readonly proof: number;
+  /** that receipt's length; -1: none */
+  readonly proofLength: number;
+  /** the seq of the entry that attested it; -1: not attested */
+  readonly attestedAt: number;
+  /** attested in the audit: it only excuses the accused's audit (R-PEER-39) */
+  readonly inAudit: boolean;
 }
+
+/** (receipt bytes, accused, due length) -> the receipt's length if it is the accused's signed receipt of this
+ * entry's chain, covering the due length and not beyond the entry (R-LOG-28); null if it proves nothing. */
+export type ReceiptCheck = (receipt: Uint8Array, accused: number, due: number) => number | null;
 
 export const signedBy = (claim: Claim, seat: number): boolean => ((claim.signers >> seat) & 1) === 1;
 export const alive = (claim: Claim): boolean => claim.answered < 0;
@@ -151,6 +166,8 @@ export interface Snapshot {
   readonly brokenCard: boolean;
   /** silent-seat claims, in log order */
   readonly claims: readonly Claim[];
+  /** the chain length after the last entry that moved the game (the due length of a new claim, R-PEER-38b) */
+  readonly still: number;
 }
 
 type Step = [Snapshot, Event[]];
@@ -176,6 +193,7 @@ export function start(ctx: GameContext): Snapshot {
     playedAt: [],
     brokenCard: false,
     claims: [],
+    still: 0,
   };
 }
 
@@ -259,6 +277,17 @@ export function maySign(ctx: GameContext, claim: Claim, seat: number): boolean {
   return alive(claim) && seat !== claim.accused && !signedBy(claim, seat) && !attested(ctx, claim);
 }
 
+/** Attested, and one of its aborts carries the accused's receipt of the due length (R-PEER-38b); the host needs none:
+ * it signed every entry of the chain. */
+export function proven(ctx: GameContext, claim: Claim): boolean {
+  return (claim.proof >= 0 || claim.accused === ctx.host) && attested(ctx, claim);
+}
+
+/** The due length of the claim an Abort(seat, silent-seat) would make or sign now. */
+export function claimDue(snap: Snapshot, seat: number): number {
+  return liveClaim(snap, seat)?.due ?? snap.still;
+}
+
 /** The claim on `seat` that is not answered, if any (an attested claim stays live: it is final). */
 export function liveClaim(snap: Snapshot, seat: number): Claim | null {
   return snap.claims.find((c) => c.accused === seat && alive(c)) ?? null;
@@ -305,17 +334,20 @@ export function advance(
   seq: number,
   seenVersion: number | null,
   body: Body | null = null,
+  receipts: ReceiptCheck | null = null,
 ): Step {
   const author = move.author;
   const parsed = body ?? parseBody(move);
   if (snap.phase === OVER_PHASE) throw refuse("game-over", "the game is over", author);
-  if (parsed.type === "AbortBody" && parsed.reason === SILENT_SEAT) return abort(ctx, snap, parsed, author, seq);
+  if (parsed.type === "AbortBody" && parsed.reason === SILENT_SEAT) {
+    return abort(ctx, snap, parsed, author, seq, receipts);
+  }
   const [next, events] = step(ctx, snap, parsed, author, seq, seenVersion);
-  return [answerClaims(ctx, next, seq), events];
+  return [{ ...answerClaims(ctx, next, seq), still: seq + 1 }, events];
 }
 
 function step(ctx: GameContext, snap: Snapshot, body: Body, author: number, seq: number, seen: number | null): Step {
-  if (body.type === "AbortBody") return abort(ctx, snap, body, author, seq);
+  if (body.type === "AbortBody") return abort(ctx, snap, body, author, seq, null);
   switch (snap.phase) {
     case SHUFFLE:
     case LOCK:
@@ -597,14 +629,30 @@ function toAudit(snap: Snapshot, ending: Ending): Snapshot {
 type AbortMsg = Extract<Body, { type: "AbortBody" }>;
 
 /** R-PEER-37: the checks in their order, then the claim or the ending the abort makes. */
-function abort(ctx: GameContext, snap: Snapshot, body: AbortMsg, author: number, length: number): Step {
+function abort(
+  ctx: GameContext,
+  snap: Snapshot,
+  body: AbortMsg,
+  author: number,
+  length: number,
+  receipts: ReceiptCheck | null,
+): Step {
   const { accused, reason } = body;
   if (accused !== null && accused >= ctx.seats) throw refuse("bad-seat", `no seat ${accused}`, author);
   if (!ABORT_REASONS.includes(reason)) {
     throw refuse("bad-abort-reason", `abort reason ${reason} is not one of ${ABORT_REASONS.join(", ")}`, author);
   }
   if (body.waited_entries > length) throw refuse("bad-field", "waited_entries is beyond the chain", author);
-  if (reason === SILENT_SEAT) return claim(ctx, snap, accused, author, length);
+  if (body.receipt !== null && reason !== SILENT_SEAT) {
+    throw refuse("bad-field", "only a silent-seat claim carries a receipt", author);
+  }
+  if (reason === SILENT_SEAT) {
+    let covered: number | null = null;
+    if (accused !== null && accused !== author && body.receipt !== null && receipts !== null) {
+      covered = receipts(body.receipt, accused, claimDue(snap, accused));
+    }
+    return claim(ctx, snap, accused, author, length, covered);
+  }
   if (snap.phase === AUDIT) {
     throw refuse("game-over", "the game is already ending: only silent-seat claims and audits now", author);
   }
@@ -620,18 +668,29 @@ function abort(ctx: GameContext, snap: Snapshot, body: AbortMsg, author: number,
   return afterAbort(ctx, toAudit(snap, ending));
 }
 
-/** A new claim, or a signature of the live one (R-PEER-38a). The game goes on; only an attested claim ends it (or,
- * in the audit, excuses the silent seat's audit). */
-function claim(ctx: GameContext, snap: Snapshot, accused: number | null, author: number, length: number): Step {
+/** A new claim, or a signature of the live one (R-PEER-38a); `covered`: the length of a receipt this abort carries
+ * that proves the accused held the due length (R-PEER-38b). The game goes on; only an attested claim ends it (or, in
+ * the audit, excuses the silent seat's audit). */
+function claim(
+  ctx: GameContext,
+  snap: Snapshot,
+  accused: number | null,
+  author: number,
+  length: number,
+  covered: number | null,
+): Step {
   if (accused === null || accused === author) throw refuse("bad-field", "silent-seat names another seat", author);
   const existing = liveClaim(snap, accused);
   if (existing !== null) {
     if (!maySign(ctx, existing, author)) {
       throw refuse("repeated-claim", `this seat has named seat ${accused} silent already`, author);
     }
-    const signed: Claim = { ...existing, signers: existing.signers | (1 << author) };
-    const next: Snapshot = { ...snap, claims: snap.claims.map((c) => (c === existing ? signed : c)) };
+    let signed: Claim = { ...existing, signers: existing.signers | (1 << author) };
+    if (covered !== null && signed.proof < 0) signed = { ...signed, proof: length, proofLength: covered };
+    if (attested(ctx, signed)) signed = { ...signed, attestedAt: length, inAudit: snap.phase === AUDIT };
+    let next: Snapshot = { ...snap, claims: snap.claims.map((c) => (c === existing ? signed : c)) };
     if (!attested(ctx, signed)) return [next, []];
+    next = { ...next, still: length + 1 }; // attested: the game moved (to the audit, or past an audit owed)
     if (next.phase !== AUDIT) {
       return afterAbort(ctx, toAudit(next, { kind: "abort", accused, reason: SILENT_SEAT, by: signed.by }));
     }
@@ -640,7 +699,18 @@ function claim(ctx: GameContext, snap: Snapshot, accused: number | null, author:
   if (!silenceCandidates(ctx, snap).includes(accused)) {
     throw refuse("not-waited-on", `the game does not wait on seat ${accused}`, author);
   }
-  const made: Claim = { accused, seq: length, by: author, signers: 1 << author, answered: -1 };
+  const made: Claim = {
+    accused,
+    seq: length,
+    by: author,
+    signers: 1 << author,
+    answered: -1,
+    due: snap.still,
+    proof: covered !== null ? length : -1,
+    proofLength: covered ?? -1,
+    attestedAt: -1,
+    inAudit: false,
+  };
   return [{ ...snap, claims: [...snap.claims, made] }, []];
 }
 
@@ -711,7 +781,7 @@ function readableStartingCards(ctx: GameContext, snap: Snapshot): Map<number, Ca
 
 /** Every audit that can come is in: re-check the deck (a complete audit) and every declaration the record can open,
  * however the game ended; the first seat at fault loses, else a seat that left, else a seat whose silence is
- * attested; an unproven claim makes nobody lose (R-PEER-39). */
+ * proven (silentLoser); an unproven claim makes nobody lose (R-PEER-39). */
 function finish(ctx: GameContext, snap: Snapshot): Step {
   const ending = snap.ending as Ending;
   const faults: PeerFault[] = [];
@@ -745,13 +815,12 @@ function finish(ctx: GameContext, snap: Snapshot): Step {
   let loser: number | null = fault?.seat ?? null;
   let reason = fault?.reason ?? "";
   if (loser === null) {
-    // the first proven loss stands: a seat that left cannot pass its loss on by a later claim
-    const proven = snap.claims.find((c) => attested(ctx, c)) ?? null;
+    const silent = silentLoser(ctx, snap, ending);
     if (ending.kind === "abort" && ending.reason === LEAVING) {
       loser = ending.accused;
       reason = LEAVING;
-    } else if (proven !== null) {
-      loser = proven.accused;
+    } else if (silent !== null) {
+      loser = silent;
       reason = SILENT_SEAT;
     }
   }
@@ -776,4 +845,20 @@ function finish(ctx: GameContext, snap: Snapshot): Step {
   }
   const next: Snapshot = { ...snap, phase: OVER_PHASE, rules, final, finalFaults: faults };
   return [next, [{ kind: "ended", result: final, how: ending.kind, fault, faults }]];
+}
+
+/** The seat a proven silence makes lose (R-PEER-39): the claim that ended the play, if it is proven; after a
+ * not-a-card abort (whose result the audit decides) the first claim attested in the audit, if proven. A claim attested
+ * in the audit after any other ending only excused that seat's audit. */
+export function silentLoser(ctx: GameContext, snap: Snapshot, ending: Ending): number | null {
+  if (ending.kind !== "abort") return null;
+  if (ending.reason === SILENT_SEAT) {
+    const ended = snap.claims.find((c) => c.attestedAt >= 0 && !c.inAudit) ?? null;
+    return ended !== null && proven(ctx, ended) ? ended.accused : null;
+  }
+  if (ending.reason === NOT_A_CARD) {
+    const inAudit = snap.claims.filter((c) => c.inAudit && proven(ctx, c)).sort((a, b) => a.attestedAt - b.attestedAt);
+    return inAudit[0]?.accused ?? null;
+  }
+  return null;
 }

@@ -72,6 +72,8 @@ export class MemoryTable {
   readonly entries: Uint8Array[] = [];
   readonly events: [number, Event][] = [];
   readonly rejects: Rejected[] = [];
+  /** every seat but the host's sends every other peer its receipt after each entry */
+  receipts = true;
 
   constructor(
     readonly genesisBytes: Uint8Array,
@@ -114,6 +116,18 @@ export class MemoryTable {
   deliver(entryBytes: Uint8Array): void {
     this.entries.push(entryBytes);
     for (const peer of this.peers) for (const ev of peer.receive(entryBytes)) this.events.push([peer.seat ?? -1, ev]);
+    if (this.receipts) this.exchangeReceipts();
+  }
+
+  /** Each seat but the host's (as over the network, R-GAME-23) signs its receipt of its chain and every other peer
+   * keeps it, as Python's MemoryTable.exchange_receipts. */
+  exchangeReceipts(): void {
+    const host = this.genesis.host;
+    for (const peer of this.peers) {
+      if (peer.seat === null || peer.seat === host || peer.faulted !== null) continue;
+      const receipt = peer.receipt();
+      for (const other of this.peers) if (other !== peer) other.keepReceipt(receipt, peer.seat);
+    }
   }
 
   faults(): Faulted[] {

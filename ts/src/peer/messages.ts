@@ -6,6 +6,9 @@
 
 import { type MessageOf, SCALAR, U8, U16, U32, bin, bool, message, nilOr, str, tokenCharset } from "../wire";
 
+/** A Receipt (SPEC.md 7.8) is at most 146 bytes. */
+export const MAX_ABORT_RECEIPT = 256;
+
 export const TEAM_CODES = [null, "2v2", "3v3", "pairs"] as const;
 
 const MAYBE_KEY = nilOr(SCALAR);
@@ -45,6 +48,8 @@ export const AbortBody = message(0x2b, "AbortBody", {
   accused: nilOr(U8),
   reason: str(64, 1, tokenCharset),
   waited_entries: U16,
+  /** silent-seat only: the accused's signed Receipt, the exact bytes (R-PEER-38b), that shows it held the chain */
+  receipt: nilOr(bin(MAX_ABORT_RECEIPT, 1)),
 });
 
 export const BODY_TYPES = [

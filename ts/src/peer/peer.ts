@@ -19,6 +19,7 @@ import { LocalError, PeerFault } from "../errors";
 import { ChainFollower, type VerifiedEntry } from "../log/chain";
 import type { VerifiedGenesis } from "../log/genesis";
 import { type SignedMove, authenticateMove, signMove, uncheckedData, verifyReject } from "../log/moves";
+import { readReceipt, receiptCovers, signReceipt } from "../log/receipts";
 import { type Rng, systemRng } from "../randomness";
 import { type Action, DECLARING, type GameResult, RuleError, type State, askedCard, legalActions } from "../rules";
 import { lowBits } from "../rules/tables";
@@ -62,6 +63,9 @@ export function gameContext(
     secrets,
   };
 }
+
+/** Receipts kept per seat (the newest by length): a claim needs one its signer's chain can check. */
+export const RECEIPTS_KEPT = 4;
 
 interface Checked {
   readonly snapshot: game.Snapshot;
@@ -113,6 +117,8 @@ export class Peer {
   private ackSent: Uint8Array | null = null;
   /** deck steps sent to us directly, by the hex of their bytes, oldest first */
   private readonly directSteps = new Map<string, DirectStep>();
+  /** seat -> its newest receipts, [length, bytes], oldest first (checked only when used, R-LOG-29) */
+  private readonly receipts = new Map<number, [number, Uint8Array][]>();
 
   constructor(
     readonly genesis: VerifiedGenesis,
@@ -339,7 +345,10 @@ export class Peer {
     if (cached !== undefined) return cached;
     const seenVersion = seenLength < this.versions.length ? (this.versions[seenLength] as number) : null;
     const body = game.parseBody(move);
-    const [snapshot, events] = game.advance(this.ctx, this.snapshot, move, seq, seenVersion, body);
+    const chain = this.chain;
+    const receipts: game.ReceiptCheck = (receipt, accused, due) =>
+      receiptCovers(chain, receipt, accused, due, seq)?.length ?? null;
+    const [snapshot, events] = game.advance(this.ctx, this.snapshot, move, seq, seenVersion, body, receipts);
     const checked: Checked = { snapshot, events, body };
     this.checked.set(key, checked);
     return checked;
@@ -405,7 +414,12 @@ export class Peer {
     const phase = snap.phase;
     if (snap.brokenCard && phase !== game.AUDIT && phase !== game.OVER_PHASE) {
       // One of our own cards opened to no card: a shuffle layer is wrong; the audit will say whose (R-PEER-27).
-      return AbortBody.make({ accused: null, reason: game.NOT_A_CARD, waited_entries: Math.min(this.chain.length, 0xffff) });
+      return AbortBody.make({
+        accused: null,
+        reason: game.NOT_A_CARD,
+        waited_entries: Math.min(this.chain.length, 0xffff),
+        receipt: null,
+      });
     }
     if (phase === game.LOCK && snap.deck.nextSeat !== seat) {
       const ahead = this.lockAhead();
@@ -539,8 +553,47 @@ export class Peer {
     return this.sign(body);
   }
 
+  /** Sign an Abort. A silent-seat claim (or a signature of one) carries the newest receipt of the accused we hold
+   * that covers the claim's due length, if any (R-PEER-38b). */
   abort(accused: number | null, reason: string): Uint8Array {
-    return this.sign(AbortBody.make({ accused, reason, waited_entries: Math.min(this.chain.length, 0xffff) }));
+    const receipt = reason === game.SILENT_SEAT && accused !== null ? this.coveringReceipt(accused) : null;
+    return this.sign(AbortBody.make({ accused, reason, waited_entries: Math.min(this.chain.length, 0xffff), receipt }));
+  }
+
+  /** Our signed receipt of the chain as we hold it now (R-LOG-27). */
+  receipt(): Uint8Array {
+    if (this.seat === null || this.identity === null) throw new LocalError("observer", "an observer signs no receipt");
+    return signReceipt(this.identity, this.genesis.hash, this.seat, this.chain.length, this.chain.head);
+  }
+
+  /** Keep a receipt another party sent us (checked only when used). `sender`: the seat of the authenticated link it
+   * came over, whose own receipt it must be. Returns the receipt's seat, or null if it was not kept. */
+  keepReceipt(receiptBytes: Uint8Array, sender: number | null = null): number | null {
+    const data = readReceipt(this.genesis, receiptBytes);
+    if (data === null || (sender !== null && data.seat !== sender) || data.seat === this.seat) return null;
+    const held = this.receipts.get(data.seat) ?? [];
+    const newest = held[held.length - 1];
+    if (newest !== undefined && newest[0] >= data.length) return null;
+    held.push([data.length, receiptBytes]);
+    this.receipts.set(data.seat, held.slice(-RECEIPTS_KEPT));
+    return data.seat;
+  }
+
+  /** The chain length `seat` says it holds in its newest receipt to us (unchecked; null: none yet). */
+  receiptLength(seat: number): number | null {
+    const held = this.receipts.get(seat);
+    return held === undefined || held.length === 0 ? null : (held[held.length - 1] as [number, Uint8Array])[0];
+  }
+
+  /** The newest receipt of `accused` we hold that proves it held the due length of a claim on it now, or null. */
+  coveringReceipt(accused: number): Uint8Array | null {
+    const due = game.claimDue(this.snapshot, accused);
+    const held = [...(this.receipts.get(accused) ?? [])].reverse();
+    for (const [length, receipt] of held) {
+      if (length < due) return null;
+      if (receiptCovers(this.chain, receipt, accused, due, this.chain.length) !== null) return receipt;
+    }
+    return null;
   }
 
   /** Run the move through the same checks as the host before signing it (a dry run with no signature). */

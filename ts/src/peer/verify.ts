@@ -40,7 +40,11 @@ export interface ReportedAccusation {
   readonly proven: boolean;
 }
 
-/** A silent-seat claim on the chain (R-PEER-38a): proven only when `attested`. */
+/** What a claim did to the result (R-PEER-49). */
+export type ClaimEffect = "loses" | "no-result" | "excuses-audit" | "none";
+
+/** A silent-seat claim on the chain (R-PEER-38a, R-PEER-38b): `attested` when every other seat signed it, `proven`
+ * when attested and one of its aborts carries the accused's receipt of the due length. */
 export interface ReportedClaim {
   readonly accused: number;
   readonly by: number;
@@ -50,6 +54,12 @@ export interface ReportedClaim {
   readonly attested: boolean;
   /** the seq of the entry that answered it (the game went on), or null */
   readonly answered: number | null;
+  readonly due: number;
+  readonly proven: boolean;
+  /** [the seq of the abort that carries the proof, the receipt's length], or null */
+  readonly receipt: readonly [number, number] | null;
+  readonly attestedAt: number | null;
+  readonly effect: ClaimEffect;
 }
 
 /** A fault the end of the game found (R-PEER-39): a wrong layer, a false declaration, a false claim. */
@@ -77,6 +87,8 @@ export interface VerifyReport {
   readonly claims: readonly ReportedClaim[];
   /** every fault the end of the game found, the reported one first (R-PEER-48) */
   readonly faults: readonly ReportedFault[];
+  /** seats that shuffled and never published their audit (a game over, R-PEER-48) */
+  readonly missingAudits: readonly number[];
 }
 
 /** The JSON object `verify --json` prints (R-PEER-49), for a readable file. */
@@ -112,8 +124,14 @@ export function reportJson(report: VerifyReport): Record<string, unknown> {
       signers: [...c.signers],
       attested: c.attested,
       answered: c.answered,
+      due: c.due,
+      proven: c.proven,
+      receipt: c.receipt === null ? null : { entry: c.receipt[0], length: c.receipt[1] },
+      attested_at: c.attestedAt,
+      effect: c.effect,
     })),
     faults: report.faults.map((f) => ({ reason: f.reason, seat: f.seat })),
+    missing_audits: [...report.missingAudits],
   };
 }
 
@@ -170,6 +188,7 @@ function invalid(
     accusation: null,
     claims: [],
     faults: [],
+    missingAudits: [],
     ...extra,
   };
 }
@@ -268,21 +287,56 @@ export function verifyTranscriptBytes(data: Uint8Array, prefixes: PrefixCache | 
   const how = snap.ending?.kind ?? null;
   const fault = game.finalFault(snap);
   const faults = snap.finalFaults.map((f) => ({ reason: f.reason, seat: f.seat, message: f.detail }));
-  const done = { result: snap.final, how, claims };
-  if (fault !== null) return invalid(base, fault.reason, total - 1, fault.seat, fault.detail + said, { ...done, faults });
-  return { valid: true, reason: null, entry: null, seat: null, message: `valid${said}`, ...base, accusation: null, faults: [], ...done };
+  const missingAudits = missingAuditsOf(observer);
+  const missed = missingAudits.map((s) => `; seat ${s} (${names[s]}) published no audit`).join("");
+  const done = { result: snap.final, how, claims, missingAudits };
+  if (fault !== null) {
+    return invalid(base, fault.reason, total - 1, fault.seat, fault.detail + said + missed, { ...done, faults });
+  }
+  return {
+    valid: true,
+    reason: null,
+    entry: null,
+    seat: null,
+    message: `valid${said}${missed}`,
+    ...base,
+    accusation: null,
+    faults: [],
+    ...done,
+  };
+}
+
+/** The seats that shuffled but never published their audit, in a game that is over (R-PEER-48). */
+export function missingAuditsOf(observer: Peer): number[] {
+  const snap = observer.snapshot;
+  const shuffled = Math.min(observer.ctx.seats, snap.deck.shuffles.length);
+  return Array.from({ length: shuffled }, (_, s) => s).filter((s) => ((snap.audited >> s) & 1) === 0);
 }
 
 export function reportedClaims(observer: Peer): ReportedClaim[] {
   const ctx = observer.ctx;
-  return observer.snapshot.claims.map((c) => ({
-    accused: c.accused,
-    by: c.by,
-    entry: c.seq,
-    signers: Array.from({ length: ctx.seats }, (_, s) => s).filter((s) => game.signedBy(c, s)),
-    attested: game.attested(ctx, c),
-    answered: game.alive(c) ? null : c.answered,
-  }));
+  const snap = observer.snapshot;
+  const loser = snap.ending !== null && snap.phase === game.OVER_PHASE ? game.silentLoser(ctx, snap, snap.ending) : null;
+  return snap.claims.map((c) => {
+    const attested = game.attested(ctx, c);
+    const proven = game.proven(ctx, c);
+    let effect: ClaimEffect = "none";
+    if (attested && c.inAudit) effect = proven && loser === c.accused ? "loses" : "excuses-audit";
+    else if (attested) effect = proven ? "loses" : "no-result";
+    return {
+      accused: c.accused,
+      by: c.by,
+      entry: c.seq,
+      signers: Array.from({ length: ctx.seats }, (_, s) => s).filter((s) => game.signedBy(c, s)),
+      attested,
+      answered: game.alive(c) ? null : c.answered,
+      due: c.due,
+      proven,
+      receipt: c.proof >= 0 ? ([c.proof, c.proofLength] as const) : null,
+      attestedAt: c.attestedAt >= 0 ? c.attestedAt : null,
+      effect,
+    };
+  });
 }
 
 /** The claims in words: a proven silence, or an unproven claim that makes nobody lose. */
@@ -291,7 +345,16 @@ export function claimsText(claims: readonly ReportedClaim[], names: readonly str
     .map((c) => {
       const who = `seat ${c.accused} (${names[c.accused]})`;
       const signers = c.signers.join(", ");
-      if (c.attested) return `; ${who} was silent: attested by every other seat (${signers})`;
+      if (c.effect === "loses") {
+        const proof = c.receipt !== null ? `its receipt of chain length ${c.receipt[1]}` : "the host's own entries";
+        return `; ${who} was silent: attested by every other seat (${signers}) and proven by ${proof}`;
+      }
+      if (c.effect === "no-result") {
+        return `; ${who} stopped answering, a claim by seat ${c.by} signed by every other seat (${signers}), but no abort carries its receipt of chain length ${c.due}: not proven, the game ended without a result`;
+      }
+      if (c.effect === "excuses-audit") {
+        return `; ${who} named silent in the audit by every other seat (${signers}): its audit is excused, the result stands`;
+      }
       if (c.answered !== null) {
         return `; ${who} named silent by seat(s) ${signers}, answered at entry ${c.answered} (the game went on): an unproven claim; nobody loses by it`;
       }
@@ -429,11 +492,15 @@ export function outcomeText(report: VerifyReport): string {
   const names = report.names;
   const who = (seat: number | null): string => player(names, seat);
   if (res === null) return "no result";
+  const stopped = report.claims.find((c) => c.effect === "no-result");
+  if (stopped !== undefined) {
+    return `no result: ${who(stopped.accused)} stopped answering (named by ${who(stopped.by)}, signed by ${players(names, stopped.signers)}), but nothing shows they had the move that made them due; nobody loses`;
+  }
   if (res.forfeit !== null && res.forfeitReason === game.LEAVING) {
     return `${who(res.forfeit)} left the game (their own signed forfeit): they lose`;
   }
   if (res.forfeit !== null && res.forfeitReason === game.SILENT_SEAT) {
-    return `${who(res.forfeit)} went silent, attested by every other player: they lose`;
+    return `${who(res.forfeit)} went silent, attested by every other player and proven by their own receipt: they lose`;
   }
   if (report.how === "abort" && res.forfeit === null && res.durak === null) {
     return "aborted: nobody is proven at fault, nobody loses";
@@ -452,11 +519,24 @@ export function claimLines(report: VerifyReport): string[] {
   const names = report.names;
   return report.claims.map((c) => {
     const signers = players(names, c.signers);
-    const head = `claim: ${player(names, c.by)} named ${player(names, c.accused)} silent at entry ${c.entry}`;
-    if (c.attested) return `${head}; signed by every other seat (${signers}): proven`;
+    const accused = player(names, c.accused);
+    const head = `claim: ${player(names, c.by)} named ${accused} silent at entry ${c.entry}`;
+    let receipt = `no signature of it carries ${accused}'s receipt of the first ${c.due} entries`;
+    if (c.receipt !== null) {
+      receipt = `${accused}'s own receipt of the first ${c.receipt[1]} entries (in entry ${c.receipt[0]}) shows they had the game as it stood still (${c.due} entries)`;
+    } else if (c.proven) {
+      receipt = `${accused} is the host and signed the first ${c.due} entries itself`;
+    }
+    if (c.effect === "loses") return `${head}; signed by every other player (${signers}); ${receipt}: proven, they lose`;
+    if (c.effect === "no-result") {
+      return `${head}; signed by every other player (${signers}); ${receipt}: not proven, the game ended without a result (${accused} stopped answering, nobody loses)`;
+    }
+    if (c.effect === "excuses-audit") {
+      return `${head}; signed by every other player (${signers}) in the audit: it excuses ${accused}'s audit, the result stands`;
+    }
     if (c.answered !== null) {
       return `${head}; signed by ${signers}, answered at entry ${c.answered}: an unproven claim, nobody loses by it`;
     }
     return `${head}; signed by ${signers} only: an unproven claim, nobody loses by it`;
-  });
+  }).concat(report.missingAudits.map((s) => `audit missing: ${player(names, s)} never published their audit`));
 }
