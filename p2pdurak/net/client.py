@@ -220,6 +220,7 @@ class Client:
         app.on_host_ended()
         if self.mesh is None:
             return
+        self.mesh.wind_down()
         with trio.move_on_after(self.config.linger_timeout):
             while app.mesh_pending():
                 await trio.sleep(self.config.mesh_tick)

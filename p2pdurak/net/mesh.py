@@ -136,6 +136,7 @@ class Mesh:
         self._dialing: set[int] = set()
         self._slots = HelloSlots(self.config.max_unauthenticated, self.config.max_unauthenticated_per_address)
         self.listening = trio.Event()
+        self.winding_down = False  # the host said bye: live links serve out the linger, none is dialled again
         self.direct_from: dict[int, int] = {}  # moves received over the mesh, per sending seat (tests, conformance)
 
     # ----------------------------------------------------------------- controls
@@ -191,6 +192,10 @@ class Mesh:
         outbox.extend(m.Forward(index, entry).encode() for index, entry in entries)
         self._wakes[seat].set()
         return True
+
+    def wind_down(self) -> None:
+        """The session is over: keep the live links (for what is still owed over them), dial none again."""
+        self.winding_down = True
 
     def linked(self) -> list[int]:
         """The seats we have a live link with now."""
@@ -248,7 +253,7 @@ class Mesh:
 
     async def _dial_forever(self, seat: int) -> None:
         backoff = Backoff(self.config.backoff_initial, self.config.backoff_cap, self.jitter)
-        while True:
+        while not self.winding_down:
             endpoint = self.endpoints[seat]
             roster = self.app.mesh_roster()
             raw: trio.abc.Stream | None = None
