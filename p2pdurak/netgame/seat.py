@@ -271,7 +271,7 @@ class SeatRunner:
             seq = peer.chain.signed_seq(entry)
         except PeerFault:
             if self.witness is not None:
-                self.witness.bad_direct.append(seat)  # not the host's word: anyone can send bytes
+                self.witness.note_bad(seat)  # not the host's word: anyone can send bytes
             return
         if seq != index:
             return

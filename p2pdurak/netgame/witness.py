@@ -50,7 +50,7 @@ class MoveWitness:
         self.timeout = timeout
         self.held: dict[tuple[int, int], Held] = {}
         self.logged: dict[int, int] = {}  # author -> highest counter on the chain
-        self.bad_direct: list[int] = []  # seats that sent us direct bytes that are not an own move of theirs
+        self.bad_direct: list[int] = []  # seats that sent us bytes not their own word, once each
 
     def hold(self, move: bytes, now: float | None, via: int | None) -> bool:
         """Start watching a move (ours if `via` is None). Cheap: the signature is checked only if the move is
@@ -58,10 +58,10 @@ class MoveWitness:
         try:
             data = decode(decode(move, Move).data, MoveData)
         except DecodeError:
-            self._bad(via)
+            self.note_bad(via)
             return False
         if data.genesis != self.genesis.hash or (via is not None and data.author != via):
-            self._bad(via)
+            self.note_bad(via)
             return False
         if data.author == self.genesis.host or data.counter <= self.logged.get(data.author, 0):
             return False  # the host's own moves are its own business; an old move is settled already
@@ -69,7 +69,7 @@ class MoveWitness:
         if key in self.held:
             return True  # the first move with a counter is the one held (a second would be the author's fault)
         if sum(1 for a, _ in self.held if a == data.author) >= MAX_HELD_PER_AUTHOR:
-            self._bad(via)  # an honest author has one move unlogged at a time: a flood is not held
+            self.note_bad(via)  # an honest author has one move unlogged at a time: a flood is not held
             return False
         self.held[key] = Held(move, data.author, data.counter, now, via)
         return True
@@ -148,10 +148,11 @@ class MoveWitness:
         try:
             authenticate_move(self.genesis, held.move)
         except PeerFault:
-            self._bad(held.via)
+            self.note_bad(held.via)
             return False
         return True
 
-    def _bad(self, via: int | None) -> None:
-        if via is not None:
+    def note_bad(self, via: int | None) -> None:
+        """Note a link seat that sent us bytes that are not its own word; once: a flood of them costs no memory."""
+        if via is not None and via not in self.bad_direct:
             self.bad_direct.append(via)

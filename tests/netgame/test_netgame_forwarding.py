@@ -137,6 +137,10 @@ def test_a_forwarded_entry_goes_only_where_it_fits_and_only_if_the_host_signed_i
     assert behind.witness is not None and behind.witness.bad_direct == [1]
     behind.on_forward(1, 10, g.table.entries[10])
     assert peer.chain.length == 11
+    for _ in range(500):  # a linked seat floods us with bytes the host never signed: noted once, nothing kept
+        behind.on_forward(1, 11, forged)
+        behind.on_forward(1, 3, b"\x93\x0c")
+    assert peer.chain.length == 11 and peer.faulted is None and behind.witness.bad_direct == [1]
 
 
 def test_a_forwarded_entry_that_differs_from_ours_proves_the_host_equivocated(tmp_path: Path) -> None:

@@ -75,7 +75,11 @@ def test_the_hosts_own_moves_and_foreign_bytes_are_not_held() -> None:
     assert not w.hold(move(0, 1), 0.0, via=0)  # the host not logging its own move is not censorship
     assert not w.hold(b"\x00garbage", 0.0, via=2)
     assert not w.hold(move(1, 1), 0.0, via=2)  # a direct move must be the sender's own
-    assert w.held == {} and w.bad_direct == [2, 2]
+    assert w.held == {} and w.bad_direct == [2]
+    for _ in range(1000):  # a flood of them: the seat is noted once, nothing grows
+        assert not w.hold(b"\x00garbage", 0.0, via=2)
+    assert not w.hold(move(2, 1, b"\x91"), 0.0, via=3)
+    assert w.held == {} and w.bad_direct == [2, 3]
 
 
 def test_a_forged_signature_is_dropped_when_it_would_be_relayed() -> None:
