@@ -707,10 +707,12 @@ class SeatRunner:
 
     def _decide(self, claim: game.Claim) -> bool:
         """True: sign now. We never sign while we hold a move of the accused that the host has not logged (the
-        host hides it: R-GAME-17 accuses it); otherwise once our own clock has seen the game stand still for
-        `move_timeout` (any entry but a silent-seat abort restarts it, as the host's does)."""
+        host hides it: R-GAME-17 accuses it), nor while the host's refusal of a move of the accused we relayed is
+        the last word on it (the author may never have had it, R-GAME-19); otherwise once our own clock has seen the
+        game stand still for `move_timeout` (any entry but a silent-seat abort restarts it, as the host's does)."""
         held = self.witness.held if self.witness is not None else {}
-        if any(a == claim.accused for a, _ in held):
+        refused = self.witness.refused_relayed if self.witness is not None else {}
+        if any(a == claim.accused for a, _ in held) or claim.accused in refused:
             self._declined.add(claim.seq)
             return False
         if held:

@@ -50,6 +50,7 @@ class MoveWitness:
         self.timeout = timeout
         self.held: dict[tuple[int, int], Held] = {}
         self.logged: dict[int, int] = {}  # author -> highest counter on the chain
+        self.refused_relayed: dict[int, int] = {}  # author -> counter of its mesh move the host refused to relayers
         self.bad_direct: list[int] = []  # seats that sent us bytes not their own word, once each
 
     def hold(self, move: bytes, now: float | None, via: int | None) -> bool:
@@ -80,15 +81,22 @@ class MoveWitness:
         self.logged[author] = counter
         for key in [k for k in self.held if k[0] == author and k[1] <= counter]:
             del self.held[key]
+        if self.refused_relayed.get(author, counter) < counter:
+            del self.refused_relayed[author]  # the author moved on: it got its answer
 
     def held_move(self, move_hash: bytes) -> bytes | None:
         """The move with this hash, ours or heard over the mesh, if it is still unanswered."""
         return next((h.move for h in self.held.values() if sha256(h.move) == move_hash), None)
 
     def on_refused(self, move_hash: bytes) -> None:
+        """The host refused a move we hold. One we hold from the mesh is noted until the chain holds a later move of
+        its author: the host may have told only its relayers, and the author, still waiting for its answer, makes
+        no other move (R-GAME-19: we sign no claim on it meanwhile)."""
         for key, held in list(self.held.items()):
             if sha256(held.move) == move_hash:
                 del self.held[key]
+                if held.via is not None:
+                    self.refused_relayed[held.author] = max(held.counter, self.refused_relayed.get(held.author, 0))
 
     def reconnected(self, now: float) -> None:
         """The link to the host is back: the host gets a full time-out from now for everything we hold, and every
@@ -100,6 +108,7 @@ class MoveWitness:
 
     def clear(self) -> None:
         self.held.clear()
+        self.refused_relayed.clear()
 
     def due(self, now: float) -> tuple[list[bytes], Overdue | None]:
         """(moves to relay to the host now, the first overdue move or None). Forged moves are dropped here."""

@@ -123,3 +123,18 @@ def test_a_host_that_names_a_seat_silent_after_having_its_move_is_caught() -> No
     assert w.named_silent(2, 7.0, grace=2.0) == Overdue(relayed, 2, 1, 2, 2.0)
     assert w.named_silent(1, 3.0, grace=2.0) == Overdue(own, 1, 1, None, 3.0)  # our own move, sent 3 s ago
     assert w.named_silent(3, 9.0, grace=2.0) is None  # received at 4.0, not relayed yet
+
+
+def test_a_relayed_move_the_host_refused_bars_claims_on_its_author_until_the_chain_holds_a_later_move() -> None:
+    """The host may answer only the relayers of a move (an honest Reject at a length where the move fails) and never
+    its author, who waits for the answer and makes no other move: the relayers must not then sign its silence."""
+    w = witness()
+    relayed, own = move(2, 3), move(1, 4)
+    assert w.hold(relayed, 0.0, via=2) and w.hold(own, 0.0, via=None)
+    w.on_refused(sha256(relayed))
+    w.on_refused(sha256(own))  # our own move: we got the Reject ourselves
+    assert w.held == {} and w.refused_relayed == {2: 3}
+    w.on_logged(2, 3)
+    assert w.refused_relayed == {2: 3}
+    w.on_logged(2, 4)  # the author moved on: it had its answer
+    assert w.refused_relayed == {}

@@ -33,3 +33,13 @@ def test_sim_finds_the_attack_on_todays_code(strategy: str) -> None:
 def test_sim_finds_no_attack_once_it_is_fixed(strategy: str) -> None:
     found = [seed for seed in range(1, FIXED[strategy] + 1) if run_seed(seed, strategy).attack]
     assert found == []
+
+
+def test_a_move_refused_only_to_its_relayers_does_not_make_its_author_lose() -> None:
+    """Red team of 618b804 (seed 2008, chaos-both): the host swallows seat 3's Pass, appends the other passes, then
+    refuses seat 1's relay of it as stale (honest at that length); seat 3 never hears of it, waits, accuses at the
+    censor time-out; its receipt of the due length and seat 1's clock made it the proven durak. Now seat 1 does not
+    sign: the game ends without a result."""
+    result = run_seed(2008, "chaos-both")
+    assert any("the host swallows a move of seat 3" in line for line in result.trace)
+    assert not [v for v in result.violations if v.invariant == "honest-loses"]
