@@ -5,16 +5,21 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { toHex } from "../src/bytes";
-import { MemoryTable, playRandomGame } from "../src/peer/harness";
+import { MemoryTable, intSeededRng, playRandomGame, randomChooser } from "../src/peer/harness";
 import type { Peer } from "../src/peer/peer";
 import { resultJson, verdictJson } from "../src/peer/verify";
 import { Options } from "../src/rules";
 import { loadVectors } from "./vectors";
 
-test("TypeScript seats play transcript-valid.json's cheat24 byte for byte (seed 6)", () => {
-  const base = loadVectors("transcript-valid.json")
+/** The case of transcript-valid.json with this name. */
+function validCase(name: string) {
+  return loadVectors("transcript-valid.json")
     .testGroups.flatMap((g: { tests: unknown[] }) => g.tests)
-    .find((c: { name: string }) => c.name === "cheat24");
+    .find((c: { name: string }) => c.name === name);
+}
+
+test("TypeScript seats play transcript-valid.json's cheat24 byte for byte (seed 6)", () => {
+  const base = validCase("cheat24");
   const table = playRandomGame(new Options({ deck: 24, players: 2, cheating: true }), 6);
   assert.equal(table.faults().length, 0);
   assert.equal(toHex(table.transcript()), base.input);
@@ -60,4 +65,20 @@ test("over the mesh: a seat locks on the lock it heard directly, and sends its k
   assert.equal(a.phase, "play");
   assert.equal(b.phase, "play");
   assert.equal(table.entries.length, 8);
+});
+
+test("TypeScript seats play transcript-valid.json's silent24x3 byte for byte: receipts kept, a claim carries the accused's receipt, attested and proven (R-PEER-38a, R-PEER-38b)", () => {
+  const base = validCase("silent24x3");
+  const table = MemoryTable.create(new Options({ deck: 24, players: 3 }), 12);
+  const rng = intSeededRng(12 + 77);
+  table.run(Array.from({ length: 3 }, () => randomChooser(rng)), rng, (t) => t.peers[0]?.phase === "deal-keys");
+  const [a, b, c] = table.peers as [Peer, Peer, Peer];
+  table.submit(a.protocolMove() as Uint8Array);
+  assert.notEqual(a.coveringReceipt(1), null, "seat 0 holds seat 1's receipt of the chain the game stands at");
+  table.submit(a.abort(1, "silent-seat"));
+  table.submit(c.abort(1, "silent-seat"));
+  table.submit(a.protocolMove() as Uint8Array);
+  table.submit(c.protocolMove() as Uint8Array);
+  assert.equal(toHex(table.transcript()), base.input);
+  for (const peer of [a, b, c]) assert.deepEqual(resultJson(peer.result), base.expected.result);
 });

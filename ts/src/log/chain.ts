@@ -166,6 +166,12 @@ export class ChainFollower {
     return held !== undefined && !equal(held.encoded, entryBytes) ? [held.encoded, entryBytes] : null;
   }
 
+  /** The seq of a host-signed entry (decoded, its host signature checked, nothing else); LogFault if it is not one.
+   * For entries another seat forwards us (R-NET-75): only the host's word goes on to the chain's checks. */
+  signedSeq(entryBytes: Uint8Array): number {
+    return this.hostSigned(entryBytes)[0];
+  }
+
   /** Checks 1 to 4 of R-LOG-11: the Entry decodes, the host's `entry` signature, the EntryData decodes. */
   private hostSigned(entryBytes: Uint8Array): [number, EntryDataMsg] {
     const host = this.genesis.host;

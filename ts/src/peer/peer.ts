@@ -157,6 +157,7 @@ export class Peer {
       myCards: new Map(this.myCards),
       directAcks: new Map(this.directAcks),
       directSteps: new Map(this.directSteps),
+      receipts: new Map([...this.receipts].map(([seat, held]) => [seat, [...held]])),
     });
   }
 
