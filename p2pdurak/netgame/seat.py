@@ -408,8 +408,8 @@ class SeatRunner:
         peer, client = self.peer, self.client
         if peer is None or client is None or self.seat is None or self.seat == peer.genesis.host:
             return
-        if peer.faulted is not None or self.accusation is not None:
-            return
+        if peer.faulted is not None or self.accusation is not None or not self._seated:
+            return  # (not seated: resumed, the host not met yet, we make no move, so we vouch for no entry either)
         client.send_receipt(peer.receipt())
 
     def _report_unlinked(self, now: float) -> None:

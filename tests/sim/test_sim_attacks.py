@@ -43,3 +43,13 @@ def test_a_move_refused_only_to_its_relayers_does_not_make_its_author_lose() -> 
     result = run_seed(2008, "chaos-both")
     assert any("the host swallows a move of seat 3" in line for line in result.trace)
     assert not [v for v in result.violations if v.invariant == "honest-loses"]
+
+
+def test_a_resumed_seat_the_host_has_not_seated_yet_vouches_for_no_entry() -> None:
+    """Red team of 618b804 (seed 3075, faults, every party honest): seat 2 dies before its shuffle, resumes within
+    the move time-out while its host link is cut for 40 s; the mesh forwards it the entry that makes it due, but it
+    moves only once seated. Its receipt of that entry made the attested claim proven: it lost. Now it signs no
+    receipt until seated: the claim proves nothing."""
+    result = run_seed(3075, "faults")
+    assert any("seat 2 crashed" in line for line in result.trace)
+    assert not [v for v in result.violations if v.invariant == "honest-loses"]
