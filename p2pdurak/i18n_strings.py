@@ -142,9 +142,16 @@ OPTION_CHEATING = N_("Cheating allowed")
 # ------------------------------------------------------------------------------------------------------- phases
 
 PHASE_WAITING_FOR_PLAYERS = N_("Waiting for players: {joined} of {total} have joined.")
+# Translators: a joined player's lobby, after "Waiting for players: 2 of 3 have joined."
+PHASE_HOST_STARTS = N_("The host starts the game.")
 PHASE_WAITING_FOR_MORE = NP_("Waiting for {n} more player…", "Waiting for {n} more players…")
 PHASE_INVITE = N_("Invite link: {link}")
 PHASE_TABLE_CODE = N_("Table code: {code}. Compare it aloud with the other players before the shuffle.")
+# Translators: the host's screen once everyone else has signed the table: the host starts the game (Enter)
+PHASE_CONFIRM_START = N_("Compare the table code aloud with every player; when all see the same code, press Enter "
+                         "to start the game.")
+# Translators: in the header during the game: the code the players compared before the shuffle
+LABEL_TABLE_CODE = N_("Table code {code}")
 PHASE_SHUFFLING = N_("Shuffling the deck…")
 PHASE_SHUFFLING_STEP = N_("Shuffling: player {step} of {total}…")
 PHASE_LOCKING = N_("Locking the deck…")

@@ -34,7 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not list the table on the local network (mDNS); joiners then need the link")
     parser.add_argument("--no-upnp", action="store_true",
                         help="do not ask the router (UPnP) to forward the port to this machine")
-    parser.add_argument("--no-lobby-input", action="store_true", help="start only when the table is full")
+    parser.add_argument("--start-when-full", action="store_true",
+                        help="start the game as soon as the table is full, without waiting for you to start it once "
+                             "the players have compared the table code")
+    parser.add_argument("--no-lobby-input", action="store_true",
+                        help=argparse.SUPPRESS)  # read no input at all: start when full (tests and scripts)
     add_seat_options(parser)
     add_lang_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
@@ -76,7 +80,7 @@ def _run(args: argparse.Namespace) -> int:
     terminal = ConsoleTerminal()  # the terminal is the front end (netgame picks none itself)
     result = None if args.bot else _host_in_browser(args)
     if result is None:
-        command = HostCommand(args, TerminalFrontEnd(terminal), bot_player)
+        command = HostCommand(args, TerminalFrontEnd(terminal, host=True), bot_player)
         with terminal.keyboard() if not args.bot else contextlib.nullcontext():
             result = run_trio(command.main)
     _, line, report, path = result

@@ -86,6 +86,10 @@ class Client:
         self._receipt: bytes | None = None  # our newest receipt frame for the host, not written yet
         self._sent_mid = 0  # highest mid written on the current connection
         self._leaving = False
+        # set by the host's own seat whose person starts the game once the table code was compared: the genesis
+        # signature waits until it is set (R-GAME-11); None: sign at once
+        self.genesis_gate: trio.Event | None = None
+        self._signature_asked = False  # the host asked for our signature (again, after a reconnect) and waits for it
         self._left = trio.Event()  # leave(): also ends a connect attempt or a back-off wait
         self._unreachable_said = False  # the first failed attempt before the host was ever reached is reported
         self._wake = trio.Event()
@@ -338,9 +342,10 @@ class Client:
         self.backoff.reset()
         self.observer(NetEvent("connected", self.seat, ""))
         if self.mesh is None:
-            return await first_of(lambda: self._reader(fs), lambda: self._writer(fs))
+            return await first_of(lambda: self._reader(fs), lambda: self._writer(fs), self._release_signature)
         self.mesh.listen(self.mesh_ip or local_address(fs))
-        return await first_of(lambda: self._reader(fs), lambda: self._writer(fs), lambda: self._announce(self.mesh))
+        return await first_of(lambda: self._reader(fs), lambda: self._writer(fs), lambda: self._announce(self.mesh),
+                              self._release_signature)
 
     async def _announce(self, mesh: Mesh | None) -> Ending:
         """Tell the host where our mesh listener is, once it is up (on every connection: the host may be new)."""
@@ -428,8 +433,8 @@ class Client:
                 self.past_lobby = True
                 if self._genesis_signature is None or self._genesis_signature[0] != message.genesis:
                     self._genesis_signature = (message.genesis, self.app.sign_genesis(message.genesis))
-                self._outbox.append(m.GenesisSignature(self._genesis_signature[1]).encode())
-                self._wake.set()
+                self._signature_asked = True
+                self._send_signature()
             elif isinstance(message, m.Genesis):
                 self.past_lobby = True
                 if not self.has_genesis:
@@ -452,6 +457,22 @@ class Client:
                 return Ending("abort", message.reason, message.seat)
             else:
                 raise NetFault("unexpected-message", type(message).__name__)
+
+    def _send_signature(self) -> None:
+        """Our genesis signature goes out once the host asked for it and `genesis_gate` (if any) is open."""
+        if self._signature_asked and self._genesis_signature is not None and (
+                self.genesis_gate is None or self.genesis_gate.is_set()):
+            self._signature_asked = False
+            self._outbox.append(m.GenesisSignature(self._genesis_signature[1]).encode())
+            self._wake.set()
+
+    async def _release_signature(self) -> Ending:
+        """The host's own seat holds its signature until its person starts the game (`genesis_gate`)."""
+        if self.genesis_gate is not None:
+            await self.genesis_gate.wait()
+            self._send_signature()
+        await trio.sleep_forever()
+        raise AssertionError("unreachable")
 
     def _next_frame(self) -> bytes | None:
         if self._outbox:

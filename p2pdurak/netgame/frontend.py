@@ -38,6 +38,9 @@ CENSORED_MOVE = "censored-move"  # done = the seat whose move the host hid, tota
 FALSE_REJECT = "false-reject"  # the host refused our valid move (R-GAME-22); text = why it was valid
 SILENT_HOST = "silent-host"  # the game waited on the host too long (R-GAME-21); total = seconds
 MESH_UNLINKED = "mesh-unlinked"  # done = a seat with no direct link to ours (the host could hide its moves)
+# the host's person: the roster is signed by everyone else, the table code is up; start the game once everyone
+# has compared it (text = the code)
+CONFIRM_START = "confirm-start"
 PROGRESS_KINDS = (
     WAITING_FOR_PLAYERS,
     TABLE_CODE,
@@ -53,6 +56,7 @@ PROGRESS_KINDS = (
     FALSE_REJECT,
     SILENT_HOST,
     MESH_UNLINKED,
+    CONFIRM_START,
 )
 
 
@@ -128,6 +132,11 @@ class SeatSession(Protocol):
     @property
     def seats(self) -> tuple[SeatInfo, ...]:
         """Every seat in seat order, ours included."""
+        ...
+
+    @property
+    def table_code(self) -> str:
+        """The code the players compare aloud (R-NET-23), shown for the whole game; "" where nobody compares."""
         ...
 
     async def act(self, action: Action) -> None:

@@ -22,7 +22,7 @@ from p2pdurak.net.nearby import AdError, TableAd, multicast_allowed, options_tex
 from p2pdurak.net.portmap import PortMapper
 from p2pdurak.net.transport import P2PTransport
 from p2pdurak.netgame.cli_support import options_from_args, result_line, write_transcript
-from p2pdurak.netgame.frontend import INVITE, FrontEnd, PlayerFactory, Progress
+from p2pdurak.netgame.frontend import CONFIRM_START, INVITE, FrontEnd, PlayerFactory, Progress
 from p2pdurak.netgame.join import ended_early, user_error
 from p2pdurak.netgame.links import host_links
 from p2pdurak.netgame.seat import PrintingListener, SeatRunner
@@ -257,6 +257,9 @@ class HostCommand:
     async def _serve(self, side: HostSide, session: NetSession | None) -> Ending:
         endings: list[Ending] = []
         failures: list[Exception] = []
+        args = self.args
+        if not (args.resume or args.no_lobby_input or args.start_when_full or args.bot):
+            side.client.genesis_gate = trio.Event()  # our seat signs when the host starts the game (_confirm_start)
 
         async def host_seat() -> None:
             try:
@@ -427,3 +430,17 @@ class HostCommand:
                 except DurakError as exc:
                     self.say(f"cannot start yet: {exc.message}")
             nursery.cancel_scope.cancel()
+        await self._confirm_start(side)
+
+    async def _confirm_start(self, side: HostSide) -> None:
+        """The roster is closed and every screen shows the table code: the game starts (our seat signs) when the
+        host says so, once the players have compared it (no more input: at once)."""
+        gate = side.client.genesis_gate
+        if gate is None:
+            return
+        while not side.runner.table_code and side.server.phase == "signing":
+            await trio.sleep(0.05)
+        if side.server.phase == "signing":
+            self.front.lobby(Progress(CONFIRM_START, text=side.runner.table_code))
+            await self.front.read_line()
+        gate.set()

@@ -56,6 +56,10 @@ class NetSession:
         genesis = self.peer.genesis
         return tuple(ui.SeatInfo(genesis.name(s), self.levels.get(s)) for s in range(genesis.seats))
 
+    @property
+    def table_code(self) -> str:
+        return self.runner.table_code
+
     async def act(self, action: Action) -> None:
         move = self.peer.act(action)  # a refusal raises here and sends nothing
         self.runner.send(move)

@@ -100,7 +100,8 @@ class GameApp:
         self.auto_pass = auto_pass
         self._auto_passed_at = -1
         self.names = Names(session.seats, session.seat)
-        self.model = Model(self.names, session.seat, score=score if score is not None else {}, game_number=game_number)
+        self.model = Model(self.names, session.seat, score=score if score is not None else {}, game_number=game_number,
+                           table_code=session.table_code)
         self.net_progress: str | None = None
         self.ended: GameEnded | None = None
         self.fault: Faulted | None = None

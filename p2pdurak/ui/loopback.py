@@ -36,6 +36,10 @@ _LOBBY_ONLY = ("table-code", "invite", "waiting-for-players")
 class LocalSession(NetSession):
     """A NetSession for a table of one person and computer players: no table code to compare, no lobby."""
 
+    @property
+    def table_code(self) -> str:
+        return ""  # nobody to compare it with
+
     def progress(self, kind: str, text: str = "", done: int = 0, total: int = 0) -> None:
         if kind not in _LOBBY_ONLY:
             super().progress(kind, text, done, total)

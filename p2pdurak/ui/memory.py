@@ -128,6 +128,10 @@ class MemorySession:
     def seats(self) -> tuple[SeatInfo, ...]:
         return self._seats
 
+    @property
+    def table_code(self) -> str:
+        return ""  # computer players in this process: nobody to compare it with
+
     async def act(self, action: Action) -> None:
         move = self.peer.act(action)  # a refusal raises here and sends nothing
         outcome = self.table.submit(move)

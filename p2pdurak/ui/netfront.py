@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from p2pdurak import i18n_strings as S
+from p2pdurak.i18n import _
 from p2pdurak.netgame import frontend as ui
 from p2pdurak.netgame.frontend import Links, Progress, SeatSession
 
@@ -53,8 +55,9 @@ class SharedInput:
 class TerminalFrontEnd:
     """`FrontEnd` on the console: `SharedInput` for the lines, GameApp for the game screen."""
 
-    def __init__(self, terminal: ConsoleTerminal) -> None:
+    def __init__(self, terminal: ConsoleTerminal, *, host: bool = False) -> None:
         self.terminal = terminal
+        self.host = host  # the host's person: the [host] lines say who sat down; Enter starts the game
         self.lines = SharedInput(terminal)
 
     def can_play(self) -> bool:
@@ -69,13 +72,12 @@ class TerminalFrontEnd:
     def lobby(self, change: Progress | Links) -> None:
         if isinstance(change, Links):
             return  # the host's lines already say how each seat joined (direct or relayed)
-        if change.kind == ui.WAITING_FOR_PLAYERS:
-            print(f"seated: {change.done} of {change.total}; waiting for the host to start", flush=True)
-        elif change.kind == ui.TABLE_CODE:
-            print(f"table code: {change.text} (compare it aloud with the other players)", flush=True)
-        elif change.kind in (ui.HOST_REFUSED, ui.HOST_NO_ANSWER, ui.HOST_NOT_A_TABLE):
-            from p2pdurak.ui.texts import lobby_text
+        from p2pdurak.ui.texts import lobby_text
 
+        if change.kind == ui.WAITING_FOR_PLAYERS and not self.host:
+            print(lobby_text(change) + " " + _(S.PHASE_HOST_STARTS), flush=True)
+        elif change.kind in (ui.TABLE_CODE, ui.CONFIRM_START, ui.HOST_REFUSED, ui.HOST_NO_ANSWER,
+                             ui.HOST_NOT_A_TABLE):
             print(lobby_text(change), flush=True)
 
     async def play(self, session: SeatSession) -> bool:

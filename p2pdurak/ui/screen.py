@@ -53,6 +53,7 @@ class Model:
     acting: tuple[int, ...] = ()  # seats whose move it is (setup: whose step)
     end_lines: list[str] = field(default_factory=list)
     prompt: str = "> "
+    table_code: str = ""  # compared before the shuffle; shown all game long
 
 
 # ------------------------------------------------------------------------------------------------ small pieces
@@ -162,6 +163,8 @@ def header_lines(m: Model) -> list[Text]:
     atoms.append(Text(_(S.LABEL_GAME_OF_MATCH).format(number=m.game_number)))
     if v is not None and v.phase == PLAYING:
         atoms.append(Text(_(S.LABEL_BOUT).format(number=v.bout + 1)))
+    if m.table_code:
+        atoms.append(Text(_(S.LABEL_TABLE_CODE).format(code=m.table_code)))
     return wrap(atoms)
 
 

@@ -258,6 +258,8 @@ def progress_text(progress: Progress, names: Names) -> str:
         return _(S.PHASE_WAITING_FOR_PLAYERS).format(joined=progress.done, total=progress.total)
     if kind == sess.TABLE_CODE:
         return _(S.PHASE_TABLE_CODE).format(code=progress.text)
+    if kind == sess.CONFIRM_START:
+        return _(S.PHASE_CONFIRM_START)
     if kind == sess.INVITE:
         return _(S.PHASE_INVITE).format(link=progress.text)
     if kind == sess.RECONNECTING:

@@ -60,6 +60,7 @@ class WebFrontEnd:
         self.short = ""
         self.table_code = ""
         self.seated = (0, 0)
+        self.confirming = False  # the host: the table code is up and the game waits for the host's Start
         self.lines: list[Progress] = []
         self.links = Links(())  # how our seat's connections run (the host: how each seat reaches it)
         self.started = False
@@ -93,6 +94,8 @@ class WebFrontEnd:
             self.invite, _sep, self.short = change.text.partition("\n")
         elif change.kind == sess.TABLE_CODE:
             self.table_code = change.text
+        elif change.kind == sess.CONFIRM_START:
+            self.table_code, self.confirming = change.text, True
         elif change.kind == sess.WAITING_FOR_PLAYERS:
             self.seated = (change.done, change.total)
         else:  # one line per kind, the latest (a reconnection's attempts are not news one by one)
@@ -194,6 +197,9 @@ class WebFrontEnd:
     def lobby_state(self) -> dict[str, Any]:
         joined, total = self.seated
         waiting = _(S.PHASE_WAITING_FOR_PLAYERS).format(joined=joined, total=total) if total else ""
+        invite = "" if self.confirming or self.table_code else self.invite
+        if self.table_code and not self.host:
+            waiting = _(S.PHASE_HOST_STARTS)  # the table is closed: the host starts once the code was compared
         return {
             "type": "state", "lang": i18n.current_language(),
             "languages": [[code, i18n.LANGUAGE_NAMES[code]] for code in i18n.SUPPORTED_LANGUAGES],
@@ -201,10 +207,15 @@ class WebFrontEnd:
             "progress": waiting or _(W.WEB_CONNECTING), "log": [], "message": {"text": "", "error": False},
             "notices": [], "view": None, "players": [], "actions": [], "status": "", "end": None,
             "lobby": {
-                "invite": _(S.PHASE_INVITE).format(link=self.invite) if self.invite else "",
-                "link": self.invite, "short": self.short, "qr": qr_svg(self.invite) if self.invite else "",
-                "table_code": _(S.PHASE_TABLE_CODE).format(code=self.table_code) if self.table_code else "",
-                "waiting": waiting, "can_start": self.host and joined >= 2, "start": _(W.WEB_START),
+                # (the table is closed once the code is up: no more invitations)
+                "invite": _(S.PHASE_INVITE).format(link=self.invite) if invite else "",
+                "link": invite, "short": self.short if invite else "", "qr": qr_svg(invite) if invite else "",
+                "table_code": _(S.LABEL_TABLE_CODE if self.confirming else S.PHASE_TABLE_CODE).format(
+                    code=self.table_code) if self.table_code else "",
+                "waiting": "" if self.confirming else waiting,
+                "can_start": self.host and (joined >= 2 or self.confirming),
+                "start": _(W.WEB_CONFIRM_START if self.confirming else W.WEB_START),
+                "confirm": _(W.WEB_CONFIRM_HINT) if self.confirming else "",
                 "lines": [lobby_text(ln) for ln in self.lines],
                 "failure": self.failure,
                 "options_title": _(S.LABEL_OPTIONS),

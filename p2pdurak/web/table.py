@@ -348,6 +348,8 @@ class WebTable:
         if opts.cheating:
             header.append(_(S.OPTION_CHEATING))
         header.append(_(S.LABEL_GAME_OF_MATCH).format(number=self.game_number))
+        if self.session.table_code:  # compared before the shuffle: it stays in sight
+            header.append(_(S.LABEL_TABLE_CODE).format(code=self.session.table_code))
         if view.phase == PLAYING:
             header.append(_(S.LABEL_BOUT).format(number=view.bout + 1))
         return {

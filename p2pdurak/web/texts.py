@@ -19,6 +19,10 @@ WEB_KEYS = N_("Keys")
 WEB_PICK_ATTACK = N_("Now pick the table card to beat.")
 WEB_VERIFY = N_("p2pdurak verify says:")
 WEB_START = N_("Start the game with the players seated")
+# Translators: the host's lobby once the table code is up: the host presses it when everyone sees the same code
+WEB_CONFIRM_START = N_("Everyone sees this code: start the game")
+# Translators: the host's lobby once the table code is up
+WEB_CONFIRM_HINT = N_("Compare the table code aloud with every player. When all see the same code, start the game.")
 # Translators: the page counts {seconds} down while the game waits for your move
 WEB_TIME_LEFT = N_("Time left: {seconds} s")
 WEB_JOIN_TITLE = N_("Join a table")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.outcomes import ended_by_the_rules
-from tests.web.browser import chromium, click_on, needs_chromium, play_by_clicks, state, text_of, wait_for
+from tests.web.browser import chromium, click_on, needs_chromium, play_by_clicks, screenshot, state, text_of, wait_for
 
 pytestmark = needs_chromium
 
@@ -34,6 +34,10 @@ def line_of(proc: subprocess.Popen[str], pattern: str) -> re.Match[str]:
         if found:
             return found
     raise AssertionError(f"{pattern!r} never printed: {''.join(seen)}")
+
+
+def _lobby(driver: Any) -> dict[str, Any]:
+    return _page(driver).get("lobby") or {}
 
 
 def _page(driver: Any) -> dict[str, Any]:
@@ -118,7 +122,15 @@ def test_host_in_the_browser(tmp_path: Path) -> None:
             row = text_of(driver, '#links li[data-seat="1"]')
             assert row.startswith("Seat 1, ") and row.endswith(": direct"), row  # plain TCP is direct
             click_on(driver, "#start")
+            # the table is closed and signed by the others: the code is up, and the game waits for the host
+            wait_for(lambda: _lobby(driver).get("confirm"), timeout=30, what="the table code to compare")
+            code = _lobby(driver).get("table_code", "").split()[2].rstrip(".")
+            for width in (390, 1280):
+                screenshot(driver, "host-confirm", width)
+            assert not _page(driver).get("view")
+            click_on(driver, "#start")  # everyone sees this code: start the game
             wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
+            assert f"Table code {code}" in _page(driver)["view"]["header"]  # it stays in sight
             seat1 = text_of(driver, '.player[data-seat="1"] .player-link')
             assert seat1 == "connection: direct"
             play_by_clicks(driver)
@@ -223,3 +235,37 @@ def test_an_unreachable_host_is_explained_on_the_page_and_leave_ends_the_join(tm
         if join.poll() is None:
             join.terminate()
             join.wait(10)
+
+
+def test_both_pages_show_the_table_code_until_the_host_starts(tmp_path: Path) -> None:
+    """Issue 25 item 3: the joiner's page showed the code for under a second, the host's never: the game began the
+    moment the table was full. Now both pages show it until the host starts the game."""
+    host = spawn(tmp_path, "host", "host", "--no-announce", "--no-upnp", "--seats", "2", "--ui", "web", "--bind",
+                 "127.0.0.1", "--advertise", "127.0.0.1", "--deck", "24", "--name", "Anya")
+    join = None
+    try:
+        host_url = line_of(host, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
+        link = line_of(host, r"invite link: (\S+)").group(1)
+        join = spawn(tmp_path, "join", "join", link, "--ui", "web", "--name", "Vera")
+        join_url = line_of(join, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
+        with chromium(390, 844) as driver:
+            driver.get(host_url)
+            host_tab = driver.current_window_handle
+            wait_for(lambda: _lobby(driver).get("confirm"), timeout=30, what="the host's code to compare")
+            code = _lobby(driver).get("table_code", "").split()[-1]
+            driver.switch_to.new_window("tab")
+            driver.get(join_url)
+            said = wait_for(lambda: _lobby(driver).get("table_code", ""), timeout=30, what="the joiner's code")
+            assert said.startswith(f"Table code: {code}. Compare it aloud"), said
+            assert text_of(driver, "#table-code") == said and not _page(driver).get("view")
+            screenshot(driver, "join-code", 390)
+            driver.switch_to.window(host_tab)
+            click_on(driver, "#start")
+            driver.switch_to.window(driver.window_handles[1])
+            wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game on the joiner's page")
+            assert f"Table code {code}" in _page(driver)["view"]["header"]
+    finally:
+        for proc in (join, host):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                proc.wait(10)

@@ -95,7 +95,6 @@ async def test_lobby_in_the_browser() -> None:
     async with trio.open_nursery() as nursery:
         server, front = await _lobby(nursery)
         front.lobby(Progress(WAITING_FOR_PLAYERS, done=2, total=3))
-        front.lobby(Progress(TABLE_CODE, text="tiger-apple-42"))
         front.lobby(Links((SeatLink(1, RELAYED, "Rita <b>"), SeatLink(2, DIRECT, "Tom"))))
 
         def look() -> None:

@@ -156,6 +156,7 @@ function renderLobby(l) {
       ${l.invite ? `<p class="invite"><code id="invite">${esc(l.link)}</code></p>` : ""}
       ${l.short ? `<p><code id="short">${esc(l.short)}</code></p>` : ""}
       ${l.table_code ? `<p class="code" id="table-code">${esc(l.table_code)}</p>` : ""}
+      ${l.confirm ? `<p class="confirm" id="confirm">${esc(l.confirm)}</p>` : ""}
       <p id="waiting">${esc(l.waiting)}</p>
       ${l.can_start ? `<button id="start" class="action primary" data-focus="start">${esc(l.start)}</button>` : ""}
       ${l.lines.map((line) => `<p class="notice">${esc(line)}</p>`).join("")}
