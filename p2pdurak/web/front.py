@@ -271,13 +271,15 @@ async def seat_in_browser(join: Client | Callable[[str], Client], runner: SeatRu
                         move_timeout=move_timeout)
     async with trio.open_nursery() as nursery:
         url = await nursery.start(server.serve)
-        print(f"the table is at {url}", flush=True)
+        print(f"the table is at {url} (the game starts when the page is open)", flush=True)
         if open_browser and not await open_page(server):
             server.close()
             return None
         try:
             client = join if not callable(join) else await front.ask_link(join, nearby)
             front.on_leave, front.where = client.leave, client.where()
+            if client.genesis_gate is None:  # our seat signs (the game can start) once our page is open
+                client.genesis_gate = server.page_open
             return await play_seat(client, runner, session, front)
         except Exception as exc:  # (trio's groups included)
             why = failure_text(exc, front.where)

@@ -73,7 +73,7 @@ async def run_web(main: Callable[[WebServer], Awaitable[object]], *, open_browse
     server = WebServer()
     async with trio.open_nursery() as nursery:
         url = await nursery.start(server.serve)
-        say(f"the table is at {url}")
+        say(f"the table is at {url} (the game starts when the page is open)")
         if open_browser and not await open_page(server, say):
             server.close()
             return False

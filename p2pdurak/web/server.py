@@ -89,6 +89,7 @@ class WebServer:
         self._changed = trio.Event()
         self._stop = trio.Event()
         self.connections = 0  # open WebSockets (tests)
+        self.page_open = trio.Event()  # a page has connected: its person is there (a game may start)
         self.app = Starlette(routes=[
             Route("/", self.page),
             Route("/s/{name}", self.static),
@@ -221,6 +222,7 @@ class WebServer:
             return
         await ws.accept()
         self.connections += 1
+        self.page_open.set()
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._send_states, ws)

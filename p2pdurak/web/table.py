@@ -471,6 +471,7 @@ async def play_match_web(
     """Games on the page until the player leaves (or `games` games, if not 0); the number of games finished."""
     match = MatchState.new()
     server.downloads = match.transcripts.get
+    await server.page_open.wait()  # the game starts with its player at the table, not before the page is open
     previous: int | None = None
     number = 1
     finished = 0

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +71,10 @@ def test_join_in_the_browser(tmp_path: Path, seeds: tuple[int, str, int | None])
         with chromium() as driver:
             driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                    {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+            time.sleep(1)  # the person opens the page a moment later: the game waits for them (issue 25 item 4)
             driver.get(url)
             wait_for(lambda: _page(driver).get("view"), timeout=60, what="the game to start")
+            assert state(driver)["first"]["view"] is None  # the page met the table before the deal
             left = wait_for(lambda: _page(driver)["actions"] and driver.find_element(By.ID, "timer")
                             .get_attribute("data-left"), timeout=30, what="the time left for our move")
             assert 250 <= int(left) <= 300

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from p2pdurak.web.launch import display_missing, resolve_ui
+from tests.web.browser import Game, chromium, needs_chromium, state, wait_for
 
 
 def test_no_display_means_the_terminal() -> None:
@@ -90,3 +91,22 @@ def test_the_browser_gets_a_private_file_not_the_token(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             play.kill()
             play.wait()
+
+
+@needs_chromium
+def test_play_on_the_page_waits_for_its_player(tmp_path: Path) -> None:
+    """Issue 25 item 4: `play --ui web` started the game at once; by the time the page was opened it was in its
+    third bout and had passed for the player three times. Now the game starts when the page has connected: the
+    first state the page gets is the table being set up, before any card is dealt."""
+    import time
+
+    game = Game(tmp_path, "--bots", "1", "--deck", "24", "--seed", "4", "--games", "1")
+    try:
+        time.sleep(3)  # a person who opens the page a little later (the old game ran on meanwhile)
+        with chromium(390, 844) as driver:
+            driver.get(game.page_url())
+            wait_for(lambda: (state(driver).get("state") or {}).get("view"), timeout=60, what="the dealt table")
+            first = state(driver)["first"]
+            assert first["view"] is None and first["log"] == [], first  # it met the game before the deal
+    finally:
+        game.stop()

@@ -27,6 +27,7 @@ function connect() {
       state = message;
       window.__durak.states += 1;
       window.__durak.state = message; // for tests and for the curious: exactly what the process sent
+      window.__durak.first = window.__durak.first || message; // (and the first: what the page met)
       if (holding) held = true; // a button is half pressed or a card dragged: redraw when it is let go
       else render();
     }
