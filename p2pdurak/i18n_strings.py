@@ -286,7 +286,7 @@ HELP_CHALLENGE_COVER = N_("challenge the card that covers table card A")
 HELP_ANY_KEY = N_("Press Enter to go back to the game.")
 LABEL_YOUR_MOVES = N_("You can")
 LABEL_NO_MOVES = N_("Nothing to do now.")
-QUIT_CONFIRM = N_("Leave the game? Type y to leave, anything else to stay.")
+QUIT_CONFIRM = N_("Leave the game? It counts as losing it. Type y to leave, anything else to stay.")
 QUIT_LEFT = N_("You left the game.")
 
 # ------------------------------------------------------------------------------------------ joining a table

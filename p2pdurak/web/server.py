@@ -90,6 +90,7 @@ class WebServer:
         self._stop = trio.Event()
         self.connections = 0  # open WebSockets (tests)
         self.page_open = trio.Event()  # a page has connected: its person is there (a game may start)
+        self._delivered: dict[int, int] = {}  # each open WebSocket: the state version it last sent
         self.app = Starlette(routes=[
             Route("/", self.page),
             Route("/s/{name}", self.static),
@@ -147,6 +148,13 @@ class WebServer:
         if self._redirect is not None:
             self._redirect.unlink(missing_ok=True)
             self._redirect = None
+
+    async def flush(self, timeout: float = 1.0) -> None:
+        """Wait (a moment at most) until every open page has been sent the newest state: the last word before the
+        process stops (the seat has left) must reach the page."""
+        with trio.move_on_after(timeout):
+            while any(sent < self._version for sent in self._delivered.values()):
+                await trio.sleep(0.01)
 
     def publish(self, state: dict[str, Any]) -> None:
         self.state = state
@@ -233,12 +241,17 @@ class WebServer:
 
     async def _send_states(self, ws: WebSocket) -> None:
         sent = -1
-        while True:
-            if self.state is not None and sent != self._version:
-                sent = self._version
-                await ws.send_text(json.dumps(self.state, ensure_ascii=False))
-                continue
-            await self._changed.wait()
+        self._delivered[id(ws)] = sent
+        try:
+            while True:
+                if self.state is not None and sent != self._version:
+                    sent = self._version
+                    await ws.send_text(json.dumps(self.state, ensure_ascii=False))
+                    self._delivered[id(ws)] = sent
+                    continue
+                await self._changed.wait()
+        finally:
+            self._delivered.pop(id(ws), None)
 
     async def _receive(self, ws: WebSocket) -> None:
         while True:

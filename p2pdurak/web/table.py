@@ -235,7 +235,10 @@ class WebTable:
             self._done.set()
         elif message.kind == "quit" and (self.closed is not None or body.get("confirm") is True):
             self.quit = True
+            self.publish()  # the page says the seat has left and offers nothing more
+            await self.server.flush()
             self._done.set()
+            return
         self.publish()
 
     async def _act_request(self, wanted: dict[str, Any]) -> None:
@@ -299,7 +302,7 @@ class WebTable:
         peer = self.session.peer
         me = self.session.seat
         view = peer.rules
-        legal = peer.legal_actions() if self.closed is None else []
+        legal = peer.legal_actions() if self.closed is None and not self.quit else []
         self._offers = offers(view, me, legal) if view is not None else []
         next_seat = peer.snapshot.deck.next_seat if peer.phase in (peer_game.SHUFFLE, peer_game.LOCK) else None
         progress = progress_text(self.net_progress, self.names) if self.net_progress is not None else None
@@ -325,8 +328,9 @@ class WebTable:
             "status": "",
             "end": self._end_json(),
             "timer": None,
+            "left": (_(W.WEB_LEFT_TABLE if self.closed is not None else W.WEB_LEFT_GAME)) if self.quit else "",
         }
-        if self._offers and self.move_timeout is not None and self.closed is None:
+        if self._offers and self.move_timeout is not None and self.closed is None and not self.quit:
             state["timer"] = max(0, round(self.move_timeout - (trio.current_time() - self._since)))
         if view is not None:
             state["view"] = self._view_json(view)

@@ -11,7 +11,13 @@ WEB_NOT_OFFERED = N_("That move is not offered now.")
 WEB_QUIT_BUTTON_HINT = N_("To leave the game, use the Leave button.")
 WEB_NEXT_GAME = N_("Next game")
 WEB_LEAVE = N_("Leave")
-WEB_LEAVE_CONFIRM = N_("Leave the game? The others see that you left.")
+WEB_LEAVE_CONFIRM = N_("Leave the game? It counts as losing it: the others finish the game without you.")
+# Translators: the page after its player left in the middle of a game
+WEB_LEFT_GAME = N_("You left the game; it counts as a loss. You can close this page.")
+# Translators: the page after its player left the table at the end of the game
+WEB_LEFT_TABLE = N_("You left the table. You can close this page.")
+# Translators: the page lost its connection to its p2pdurak (which may have stopped); nothing on it works now
+WEB_GONE = N_("This page lost its connection to p2pdurak (it may have stopped): nothing here can be played now.")
 WEB_DOWNLOAD = N_("Download the transcript")
 WEB_LANGUAGE = N_("Language")
 WEB_CONNECTING = N_("Connecting to the game…")
@@ -87,6 +93,7 @@ _PAGE: dict[str, str | Contextual] = {
     "next_game": WEB_NEXT_GAME,
     "leave": WEB_LEAVE,
     "leave_confirm": WEB_LEAVE_CONFIRM,
+    "gone": WEB_GONE,
     "download": WEB_DOWNLOAD,
     "language": WEB_LANGUAGE,
     "connecting": WEB_CONNECTING,

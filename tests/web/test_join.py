@@ -91,7 +91,11 @@ def test_join_in_the_browser(tmp_path: Path, seeds: tuple[int, str, int | None])
                 assert verify == "result: a draw", verify
                 assert "A draw: nobody is the durak." in end["lines"], end
             click_on(driver, "#leave-end")
-        join.wait(30)
+            said = wait_for(lambda: _page(driver).get("left"), what="the page saying we left")
+            assert said == "You left the table. You can close this page."
+            join.wait(30)
+            wait_for(lambda: not state(driver)["connected"], what="the page to see the process gone")
+            assert not driver.find_elements(By.ID, "leave-end")  # no button that nothing would answer
         assert join.returncode == 0
         assert (tmp_path / "j.dlog").exists()
     finally:

@@ -8,6 +8,8 @@ let ws = null;
 let state = null;
 let selected = null; // a hand card chosen to beat with (then a table card is clicked)
 let retry = 250;
+let failures = 0; // reconnections that failed in a row
+let gone = false; // the process is gone (or we left): nothing on the page works any more
 let seen = new Set(); // cards already on screen (new ones are animated)
 let pending = null; // {card, t0}: a click waiting for its card to show on the table
 let holding = false; // the pointer is down or a card is being dragged: a redraw now would swallow the click
@@ -20,7 +22,7 @@ function esc(text) {
 
 function connect() {
   ws = new WebSocket(`ws://${location.host}/ws`); // (the session cookie, HttpOnly, goes with it)
-  ws.onopen = () => { retry = 250; window.__durak.connected = true; };
+  ws.onopen = () => { retry = 250; failures = 0; gone = false; window.__durak.connected = true; };
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
@@ -35,6 +37,9 @@ function connect() {
   ws.onclose = () => {
     window.__durak.connected = false;
     root.classList.add("offline");
+    failures += 1;
+    if (state && (state.left || failures >= 3) && !gone) { gone = true; render(); } // say it, offer nothing
+    if (state?.left) return; // we left: the process ends, nothing more will come
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 3000);
   };
@@ -121,8 +126,20 @@ function renderActions(s) {
   return buttons;
 }
 
+// After Leave: the seat has left (mid-game: a loss); no button, as nothing would answer it.
+function renderLeft(s) {
+  const e = s.end;
+  return `<div class="end" role="dialog" aria-modal="true" aria-labelledby="left-title">
+    <div class="end-box">
+      <h2 id="left-title">${esc(s.left)}</h2>
+      ${e ? `<p class="verify"><span>${esc(s.strings.verify)}</span> <code id="verify-line">${esc(e.verify)}</code></p>
+        ${e.saved ? `<p class="saved">${esc(e.saved)}</p>` : ""}` : ""}
+    </div></div>`;
+}
+
 function renderEnd(s) {
   const e = s.end;
+  if (s.left) return renderLeft(s);
   if (!e) return "";
   const isDurak = e.durak !== null && e.durak !== undefined;
   return `<div class="end" role="dialog" aria-modal="true" aria-labelledby="end-title">
@@ -207,6 +224,7 @@ function render() {
   const typing = document.activeElement?.id === "keys";
   const pasted = document.getElementById("link")?.value;
   root.classList.remove("offline");
+  root.classList.toggle("gone", gone);
   root.classList.toggle("in-lobby", Boolean(s.lobby || s.pick));
   document.documentElement.lang = s.lang;
   document.title = s.strings.game_name;
@@ -217,12 +235,13 @@ function render() {
   if (selected !== null && !actionsWith(selected).some((a) => a.kind === "beat")) selected = null;
   const before = capture();
   root.innerHTML = `
+  ${gone && !s.left ? `<p class="gone-note" id="gone" role="alert">${esc(s.strings.gone)}</p>` : ""}
   <header class="bar">
     <h1>${esc(s.strings.game_name)}</h1>
     <span class="variant">${v ? esc(v.header.join(" · ")) : ""}</span>
     <label class="lang">${esc(s.strings.language)}
       <select id="lang" data-focus="lang">${langs}</select></label>
-    <button id="leave" class="action small" data-focus="leave">${esc(s.strings.leave)}</button>
+    ${s.left ? "" : `<button id="leave" class="action small" data-focus="leave">${esc(s.strings.leave)}</button>`}
   </header>
   <main class="layout">
     <div class="players" aria-label="${esc(s.strings.players)}">${renderPlayers(s)}</div>
@@ -276,7 +295,7 @@ function render() {
   seen = now;
   animateMoves(before, shown, s);
   shown = s;
-  if (s.end) document.getElementById(s.end.next ? "next-game" : "leave-end")?.focus();
+  if (s.end && !s.left) document.getElementById(s.end.next ? "next-game" : "leave-end")?.focus();
 }
 
 // ------------------------------------------------------------------------------------------------ card movements
