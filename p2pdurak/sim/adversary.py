@@ -37,6 +37,7 @@ class EvilHost(HostPolicy):
         self.after_append: list[Callable[[], None]] = []
         self.claims = True
         self.byes = True
+        self.receipts = True  # keep the seats' receipts (False: the host forgets every one, its claims carry none)
 
     def move(self, seat: int, mid: int, move: bytes) -> None:
         for hook in self.on_move:
@@ -49,6 +50,10 @@ class EvilHost(HostPolicy):
             if hook(seat, 0, move):
                 return
         self.host.relay(seat, move)
+
+    def receipt(self, seat: int, receipt: bytes) -> None:
+        if self.receipts:
+            super().receipt(seat, receipt)
 
     def entry_to(self, seat: int, index: int) -> bool:
         first = self.withhold.get(seat)
@@ -106,13 +111,17 @@ class AdvRunner(SimRunner):
     `silent`: from when on it sends nothing (a predicate on the runner, checked before every send);
     `lie`: answer the opening's trump question "none" whenever the truth would show a trump;
     `claims`: "as-shipped", "never" (sign no claim) or "eager" (sign every claim at once);
-    `blind`: its own rules view forgets its hand (so that it accepts its own lie; its player must pick cards it holds).
+    `blind`: its own rules view forgets its hand (so that it accepts its own lie; its player must pick cards it holds);
+    `forwards`: forward entries to seats that lag (R-GAME-24), as shipped, or not; `receipts`: send its receipts
+    (R-GAME-23), or none (its own silence can then never be proven). A silent seat sends nothing at all.
     """
 
     silent: Callable[[AdvRunner], bool] | None = None
     lie = False
     claims = "as-shipped"
     blind = False
+    forwards = True
+    receipts = True
     lied_at: int | None = None  # the chain length when it lied
     went_silent_at: float | None = None
 
@@ -172,6 +181,14 @@ class AdvRunner(SimRunner):
             self._now = now
             return
         super().on_tick(now, connected)
+
+    def _send_receipt(self) -> None:
+        if self.receipts and not self.muted():
+            super()._send_receipt()
+
+    def _forward(self, now: float) -> None:
+        if self.forwards and not self.muted():
+            super()._forward(now)
 
     def leave(self) -> bool:
         """Sign our own forfeit (leaving) and send it; False if the game is not in a phase that takes it."""

@@ -41,6 +41,10 @@ class HostPolicy:
         """A Relay frame: `seat` hands on another seat's move it heard over the mesh."""
         self.host.relay(seat, move)
 
+    def receipt(self, seat: int, receipt: bytes) -> None:
+        """A Receipt frame: `seat`'s signed receipt of the chain it holds (the host seat's claims carry it)."""
+        self.host.app.on_receipt(seat, receipt)
+
     def entry_to(self, seat: int, index: int) -> bool:
         """May entry `index` go to `seat` now? (False: it waits; the host pumps again after every change.)"""
         return True
@@ -135,7 +139,7 @@ class SimHost:
                 self.policy.relay(seat, frame.move)
         elif isinstance(frame, m.Receipt):
             if not self.closed:
-                self.app.on_receipt(seat, frame.receipt)
+                self.policy.receipt(seat, frame.receipt)
         elif isinstance(frame, m.CatchUp):
             self.cursor[seat] = frame.have
             if frame.genesis and self.signed_genesis is not None:

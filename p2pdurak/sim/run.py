@@ -12,6 +12,7 @@ from functools import partial
 
 from p2pdurak.sim.dice import Dice
 from p2pdurak.sim.invariants import Violation, check
+from p2pdurak.sim.loop import SimCrash
 from p2pdurak.sim.plan import Plan
 from p2pdurak.sim.strategies import STRATEGIES, choose_strategy
 from p2pdurak.sim.table import SimTable, new_workdir, remove_workdir
@@ -51,7 +52,7 @@ def run_seed(seed: int, strategy: str | None = None) -> RunResult:
         violations = check(table, table.challenges)
         trace = trace_of(table)
         attack = plan.found(violations)
-    except Exception:
+    except (Exception, SimCrash):  # (a crash no seat's process caught: the simulator's own fault)
         violations = [Violation(SIM_ERROR, traceback.format_exc().strip().splitlines()[-1])]
         trace = traceback.format_exc().strip().splitlines()[-12:]
     finally:

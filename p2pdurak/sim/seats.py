@@ -238,6 +238,9 @@ class SimSeat:
             self.runner.resume(saved)
             self.runner.meta = dict(saved.meta)
             have, has_genesis = len(saved.entries), True
+        except SimCrash as crash:  # (resuming writes too: fresh deck secrets where the file lost them)
+            self.crashed(str(crash))
+            return
         except LocalError as exc:
             if exc.reason != "nothing-to-resume":
                 self.resume_failed = f"{exc.reason}: {exc.message}"

@@ -329,6 +329,7 @@ class ChaosHost(HostAttack):
         self.reject_p = dice.choice((0.0, 0.0, 0.02, 0.05))
         self.policy.claims = dice.chance(0.85)
         self.policy.byes = dice.chance(0.9)
+        self.policy.receipts = dice.chance(0.8)
         if dice.chance(0.3):
             table.loop.at(dice.uniform(1.0, 80.0), self._early_claim)
         if dice.chance(0.1):
@@ -336,7 +337,7 @@ class ChaosHost(HostAttack):
         self.held_until: dict[int, float] = {}
         self.policy.on_move.append(self._move)
         self.note(table, f"delay {self.delay_p}, swallow {self.swallow_p}, reject {self.reject_p}, claims "
-                  f"{self.policy.claims}, byes {self.policy.byes}")
+                  f"{self.policy.claims}, byes {self.policy.byes}, receipts kept {self.policy.receipts}")
         del host
 
     def _withhold(self, seat: int, length: float | None) -> None:
@@ -472,13 +473,16 @@ class ChaosSeats(Plan):
             runner.claims = self.dice.choice(("as-shipped", "never", "eager"))
             what = self.dice.choice(("silent", "leave", "die", "play"))
             when = self.dice.uniform(0.5, 80.0)
+            runner.forwards = self.dice.chance(0.5)
+            runner.receipts = self.dice.chance(0.7)
             if what == "silent":
                 runner.silent = partial(self._after, when)
             elif what == "leave":
                 table.loop.at(when, partial(self._leave, runner))
             elif what == "die":
                 table.loop.at(when, table.seats[seat].die)
-            self.note(table, f"seat {seat}: {what} at t={when:.1f}, claims {runner.claims}")
+            self.note(table, f"seat {seat}: {what} at t={when:.1f}, claims {runner.claims}, forwards "
+                      f"{runner.forwards}, receipts {runner.receipts}")
 
     def _after(self, when: float, runner: AdvRunner) -> bool:
         return self.table.loop.now >= when

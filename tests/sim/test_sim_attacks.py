@@ -16,11 +16,11 @@ FOUND_TODAY = {
 
 # strategy -> how many seeds (1, 2, ...) in which the simulator must find none of it, now that the fix has landed
 FIXED = {
-    "lie-leave": 20,  # issue 28 attack 2, a colluder leaves (found at seed 5 before the fix; 1 seed in 4)
-    "lie-silent": 20,  # issue 28 attack 2, a colluder is claimed silent (found at seed 3 before the fix; 1 in 4)
-    "starve": 20,  # issue 23 attack 1 (found at seed 2 before receipts and forwarding)
-    "false-reject": 20,  # issue 23 attack 2 (seed 2, before a Reject no chain shows settled nothing)
-    "audit-starve": 20,  # issue 23 attack 3 (seed 1, before silence in the audit moved no loss)
+    "lie-leave": 12,  # issue 28 attack 2, a colluder leaves (found at seed 5 before the fix; 1 seed in 4)
+    "lie-silent": 12,  # issue 28 attack 2, a colluder is claimed silent (found at seed 3 before the fix; 1 in 4)
+    "starve": 8,  # issue 23 attack 1 (found at seed 2 before receipts and forwarding; 9 seeds in 10)
+    "false-reject": 10,  # issue 23 attack 2 (seed 2, before a Reject no chain shows settled nothing; 2 in 5)
+    "audit-starve": 8,  # issue 23 attack 3 (seed 1, before silence in the audit moved no loss; every seed)
 }
 
 
