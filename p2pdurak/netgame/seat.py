@@ -154,6 +154,7 @@ class SeatRunner:
         self._now = 0.0  # the time of the last tick
         self._mesh_since: float | None = None  # first tick of the game (the mesh links come up after it)
         self.unlinked_reported: set[int] = set()
+        self.forked_by: int | None = None  # a seat whose receipt shows the host sent us another chain (R-PEER-38c)
         self.require_proofs = require_proofs  # refuse to sign a genesis whose options turn the shuffle proofs off
         self.profile = profile
         self.player = player
@@ -260,6 +261,8 @@ class SeatRunner:
         """A linked seat's receipt of the chain it holds: kept (checked only when a claim uses it, R-GAME-23)."""
         if self.peer is not None:
             self.peer.keep_receipt(receipt, seat)
+            if self.peer.phase == game.AUDIT:
+                self.step()  # the receipt our audit waited for (R-PEER-38c)
 
     def on_forward(self, seat: int, index: int, entry: bytes) -> None:
         """A linked seat forwarded us host-signed entry `index` (R-GAME-24): our next entry goes through every
@@ -676,7 +679,7 @@ class SeatRunner:
             return
         if self._sign_due_claim():
             return
-        move = peer.protocol_move()
+        move = None if self._audit_held(peer) else peer.protocol_move()
         if move is None and self.player is not None:
             legal = peer.legal_actions()
             if legal:
@@ -689,6 +692,19 @@ class SeatRunner:
                         return
         if move is not None:
             self.send(move)
+
+    def _audit_held(self, peer: Peer) -> bool:
+        """R-PEER-38c: our audit (all our deck secrets) waits for a receipt of the end of play from every other seat
+        in the audit that sends us receipts; a receipt with another head at that length shows the host forked us:
+        reported once, and the audit never goes out. The host's own seat cannot be forked."""
+        if peer.phase != game.AUDIT or peer.seat == peer.genesis.host:
+            return False
+        gate = peer.audit_gate()
+        if gate.forked is not None and self.forked_by is None:
+            self.forked_by = gate.forked
+            self.errors.append(f"host-equivocated: seat {gate.forked} signed another chain at our end of play; "
+                               "our audit stays ours")
+        return self.forked_by is not None or not gate.open
 
     # ----------------------------------------------------------------- silent-seat claims (SPEC.md R-GAME-19)
 

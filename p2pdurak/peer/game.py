@@ -241,11 +241,11 @@ def waiting_on(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
     if snap.phase in (DEAL_KEYS, DRAW_KEYS):
         return tuple(s for s in everyone if not snap.keys_done >> s & 1)
     if snap.phase == AUDIT:
-        return tuple(s for s in _audit_needed(ctx, snap) if not snap.audited >> s & 1)
+        return tuple(s for s in audit_needed(ctx, snap) if not snap.audited >> s & 1)
     return ()
 
 
-def _audit_needed(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
+def audit_needed(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
     """Seats that owe an audit: every seat that shuffled, but a seat that left (its own signed forfeit) and a seat
     whose silence is attested."""
     excused = {c.accused for c in snap.claims if attested(ctx, c)}
@@ -652,7 +652,7 @@ def _claim(
 
 
 def _after_abort(ctx: GameContext, nxt: Snapshot) -> tuple[Snapshot, list[Event]]:
-    if any(not nxt.audited >> s & 1 for s in _audit_needed(ctx, nxt)):
+    if any(not nxt.audited >> s & 1 for s in audit_needed(ctx, nxt)):
         return nxt, [PhaseChanged(AUDIT)]
     return _finish(ctx, nxt)
 
@@ -665,7 +665,7 @@ def _audit_step(ctx: GameContext, snap: Snapshot, body: object, author: int) -> 
         raise _refuse("out-of-phase", "the audit is due", author)
     deck = deckp.apply(snap.deck, msg)
     nxt = replace(snap, deck=deck, audited=snap.audited | 1 << author)
-    if any(not nxt.audited >> s & 1 for s in _audit_needed(ctx, nxt)):
+    if any(not nxt.audited >> s & 1 for s in audit_needed(ctx, nxt)):
         return nxt, []
     return _finish(ctx, nxt)
 

@@ -18,6 +18,7 @@ from p2pdurak.crypto.secrets_store import SeatSecrets
 from p2pdurak.errors import LocalError, PeerFault, RuleError
 from p2pdurak.log import (
     ChainFollower,
+    LogFault,
     SignedMove,
     VerifiedEntry,
     VerifiedGenesis,
@@ -28,6 +29,7 @@ from p2pdurak.log import (
     sign_receipt,
     unchecked_body,
     unchecked_data,
+    verify_receipt,
     verify_reject,
 )
 from p2pdurak.peer import game
@@ -93,6 +95,16 @@ class _Checked:
     body: object  # the move's body, decoded
 
 
+
+@dataclass(frozen=True, slots=True)
+class AuditGate:
+    """Peer.audit_gate: `open` (our audit may go out), the seats whose matching receipt we still wait for, and
+    `forked`: a seat whose signed receipt names another head at a length of our chain (the host equivocated)."""
+
+    open: bool
+    waiting: tuple[int, ...] = ()
+    forked: int | None = None
+
 class Peer:
     """See the module docstring. `pending` is the one move of ours that is sent but not yet in the log."""
 
@@ -133,6 +145,7 @@ class Peer:
         # deck steps sent to us directly -> (the author they name, the chain length they were last checked at)
         self._direct_steps: dict[bytes, tuple[int, int]] = {}
         self._receipts: dict[int, list[tuple[int, bytes]]] = {}  # seat -> its newest receipts (length, bytes)
+        self.ended_at: int | None = None  # the chain length after the entry that moved the game to the audit
 
     # ------------------------------------------------------------------------------------------ reading
 
@@ -190,6 +203,8 @@ class Peer:
             self.faulted = Faulted(exc.reason, exc.message, self.genesis.host, index, (entry_bytes,))
             return [self.faulted]
         self._checked.clear()
+        if self.ended_at is None and checked.snapshot.phase == game.AUDIT:
+            self.ended_at = self.chain.length
         self.snapshot = checked.snapshot
         self.last_body = checked.body
         rules = self.snapshot.rules
@@ -531,6 +546,33 @@ class Peer:
         """The chain length `seat` says it holds in its newest receipt to us (unchecked; None: none yet)."""
         held = self._receipts.get(seat)
         return held[-1][0] if held else None
+
+    def audit_gate(self, heard_only: bool = True) -> AuditGate:
+        """R-PEER-38c: may our audit go out? Every other seat still in the audit but the host's (and, if
+        `heard_only`, only those whose receipts reach us at all) must have sent a receipt of a length from
+        `ended_at` to our chain's length whose head is on our chain. A checked receipt whose head is not on our
+        chain is the host's equivocation: the gate names that seat and stays shut."""
+        end, seat = self.ended_at, self.seat
+        if end is None or seat is None:
+            return AuditGate(False)
+        waiting: list[int] = []
+        for other in game.audit_needed(self.ctx, self.snapshot):
+            if other in (seat, self.genesis.host):
+                continue
+            held = self._receipts.get(other, [])
+            if not held and heard_only:
+                continue
+            if any(receipt_covers(self.chain, r, other, end, self.chain.length) is not None for _, r in held):
+                continue
+            for length, r in held:
+                if end <= length <= self.chain.length and receipt_covers(self.chain, r, other, 0, length) is None:
+                    try:
+                        verify_receipt(self.genesis, r)
+                    except LogFault:
+                        continue
+                    return AuditGate(False, forked=other)
+            waiting.append(other)
+        return AuditGate(not waiting, tuple(waiting))
 
     def covering_receipt(self, accused: int) -> bytes | None:
         """The newest receipt of `accused` we hold that proves it held the due length of a claim on it now (its

@@ -53,3 +53,12 @@ def test_a_resumed_seat_the_host_has_not_seated_yet_vouches_for_no_entry() -> No
     result = run_seed(3075, "faults")
     assert any("seat 2 crashed" in line for line in result.trace)
     assert not [v for v in result.violations if v.invariant == "honest-loses"]
+
+
+def test_a_forked_seat_keeps_its_audit_until_the_others_receipt_its_end() -> None:
+    """R-PEER-38c (sim seed 11, fork): the host sends seat 1 another entry 72 on which play ends; seat 1's audit
+    used to go out at once and show the host its cards. Now it waits for seat 2's receipt of that end, which never
+    comes with the fake head: no card leaks."""
+    result = run_seed(11, "fork")
+    assert any("another entry" in line for line in result.trace)
+    assert not [v for v in result.violations if v.invariant == "card-leak"]
