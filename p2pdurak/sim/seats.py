@@ -131,8 +131,8 @@ class SimSeat:
                 self.idle = (now, length)
                 self.loop.after(patience, self._nudge)
                 return None
-            if now - self.idle[0] < patience:
-                return None
+            if now - self.idle[0] < patience - 1e-6:
+                return None  # (a nudge comes at the end of the patience)
             self.idle = None
             return next((a for a in actions if isinstance(a, Pass)), actions[0])
 

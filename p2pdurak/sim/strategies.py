@@ -334,6 +334,8 @@ class ChaosHost(HostAttack):
             table.loop.at(dice.uniform(1.0, 80.0), self._early_claim)
         if dice.chance(0.1):
             table.loop.at(dice.uniform(1.0, 80.0), self._go_silent)
+        if dice.chance(0.15):
+            table.loop.at(dice.uniform(1.0, 80.0), partial(self._bye, 1 + dice.below(n - 1)))
         self.held_until: dict[int, float] = {}
         self.policy.on_move.append(self._move)
         self.note(table, f"delay {self.delay_p}, swallow {self.swallow_p}, reject {self.reject_p}, claims "
@@ -374,6 +376,15 @@ class ChaosHost(HostAttack):
             self.table.loop.at(self.held_until[seat], partial(host.submit, seat, mid, move))
             return True
         return False
+
+    def _bye(self, seat: int) -> None:
+        """End one seat's session in the middle of the game (a Bye, as at the end), and never take it back."""
+        host = self.table.host
+        if host.closed:
+            return
+        self.policy.withhold[seat] = 0
+        host.send(seat, m.Bye("game-over"))
+        self.note(self.table, f"the host says bye to seat {seat} in the middle of the game")
 
     def _early_claim(self) -> None:
         host = self.table.host

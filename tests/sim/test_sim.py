@@ -8,7 +8,7 @@ import json
 import pytest
 
 from p2pdurak.cli import main
-from p2pdurak.sim.invariants import CHALLENGE, LEAK, TRANSCRIPT
+from p2pdurak.sim.invariants import CHALLENGE, ENDS, LEAK, TRANSCRIPT
 from p2pdurak.sim.run import run_seed, run_seeds
 
 # (strategy, invariant) pairs the code as it is today breaks; each fix removes its lines. Issue 28: challenges
@@ -16,8 +16,9 @@ from p2pdurak.sim.run import run_seed, run_seeds
 # with its key (a race, or a false Reject) shows its card to the host and to the mesh, and a seat the host forks
 # onto a branch where the game ended publishes its audit while the real game goes on (LEAK). A game the host ends
 # with a claim no seat can attest (a seat it forked, starved, or that the network cut off) leaves the other seats'
-# transcripts incomplete, without an accusation (TRANSCRIPT). Before issue 23's fix (618b804) the host's
-# strategies also made honest seats lose (PROPERTY) and a host that never claimed left them waiting for ever (ENDS).
+# transcripts incomplete, without an accusation (TRANSCRIPT); a host that never claims a seat that stopped leaves
+# the others waiting for ever (ENDS). Before issue 23's fix (618b804) the host's strategies also made honest seats
+# lose (PROPERTY).
 KNOWN_TODAY = {
     "honest": {CHALLENGE},
     "faults": {TRANSCRIPT, CHALLENGE},
@@ -28,9 +29,9 @@ KNOWN_TODAY = {
     "challenge-reorder": {CHALLENGE, LEAK},
     "lie-leave": {LEAK, CHALLENGE},
     "lie-silent": {LEAK, CHALLENGE},
-    "chaos-host": {LEAK, TRANSCRIPT, CHALLENGE},
+    "chaos-host": {LEAK, TRANSCRIPT, CHALLENGE, ENDS},
     "chaos-seats": {LEAK, TRANSCRIPT, CHALLENGE},
-    "chaos-both": {LEAK, TRANSCRIPT, CHALLENGE},
+    "chaos-both": {LEAK, TRANSCRIPT, CHALLENGE, ENDS},
 }
 
 
