@@ -131,6 +131,11 @@ def check(outcome: ScenarioOutcome) -> None:
         outcome.detected = ("not-caught", ex.seat) if found else None
         if not found:
             problems.append(f"no verdict against a false challenge by seat {ex.seat}: {report.verdicts}")
+    if ex.kind == "caught":
+        found = [v for v in report.verdicts if v.author == ex.seat and v.caught]
+        outcome.detected = ("caught", ex.seat) if found else None
+        if not found:
+            problems.append(f"no verdict catches seat {ex.seat}: {report.verdicts}")
     if ex.kind == "unproven":
         claims = [c for c in report.claims if c.by == ex.seat and not c.attested]
         outcome.detected = (ex.reason, ex.seat) if claims else None

@@ -47,8 +47,9 @@ class Expect:
     game goes on), "faulted" (every honest seat in `victims` stops with a fault (`reason`, `seat`) and the entry as
     evidence), "abort" (the game ends in an abort or forfeit naming `seat` with `reason`), "unproven" (`seat`
     makes a silent-seat claim that no honest seat signs: it makes nobody lose), "verdict" (a challenge
-    verdict against `seat`, not caught; the game goes on), "property" (the scenario's `extra` checks SPEC.md 11's
-    property on every transcript; nothing else is asked of how the game ends).
+    verdict against `seat`, not caught; the game goes on), "caught" (a verdict that catches `seat` cheating),
+    "property" (the scenario's `extra` checks SPEC.md 11's property on every transcript; nothing else is asked of how
+    the game ends).
     verify: what the transcript saved by the first victim verifies as: "valid" or "invalid".
     """
 
@@ -339,6 +340,81 @@ def the_lie_was_real(table: AdversaryTable) -> list[str]:
         problems.append(f"the game ended by {report.how}, not by the victim leaving")
     if [(f.reason, f.seat) for f in report.faults] != [("false-declaration", LIAR)]:
         problems.append(f"the faults named are {report.faults}")
+    return problems
+
+
+class _Reorder:
+    """The script of issue 28's attack 1 (shared by the seats' choosers and the host's hook, all in one process):
+    in the first bout the liar (seat 1) opens, it throws in a card of a rank not on the table, then the host does;
+    the victim (the defender) challenges the host's card; the host appends its own challenge of the liar's card
+    first. Before and after that every seat plays honestly and challenges nothing."""
+
+    def __init__(self, seed: int) -> None:
+        self.honest = honest_player(seed)
+        self.done = False
+
+    def target(self, rules: State) -> bool:
+        return not self.done and rules.opener == LIAR and bool(rules.attacks)
+
+    def cheat_of(self, rules: State, seat: int) -> int | None:
+        return next((rec.card for rec in rules.plays if rec.author == seat and rules.cheats >> rec.card & 1
+                     and rules.table >> rec.card & 1), None)
+
+    def player(self, seat: int) -> Chooser:
+        def choose(peer: Peer, actions: list[Action]) -> Action | None:
+            rules = peer.rules
+            assert rules is not None
+            if not self.target(rules):
+                return self.honest(peer, actions)
+            planted, cheat = self.cheat_of(rules, LIAR), self.cheat_of(rules, HOST)
+            if (seat == LIAR and planted is None) or (seat == HOST and planted is not None and cheat is None):
+                return next((a for a in actions if isinstance(a, Play) and is_cheat(rules, a)), None)
+            if seat == VICTIM and cheat is not None:
+                return next((a for a in actions if isinstance(a, Challenge) and a.card == cheat), None)
+            return None  # the others wait for the script
+
+        return choose
+
+    def first(self, table: AdversaryTable) -> Callable[[int, bytes], bytes | None]:
+        def own_challenge_first(seat: int, move: bytes) -> bytes | None:
+            peer = table.host.peer
+            rules = peer.rules
+            if self.done or seat != VICTIM or rules is None or body_type(authenticate_move(peer.genesis, move)) \
+                    != "ChallengeBody":
+                return None
+            planted = self.cheat_of(rules, LIAR)
+            if planted is None or peer.pending is not None:
+                return None
+            self.done = True
+            return peer.act(Challenge(HOST, planted))
+
+        return own_challenge_first
+
+
+def reordering_host() -> Plan:
+    """Issue 28, attack 1: the victim challenges the host's illegal card; the host, holding that challenge, first
+    appends its own challenge of the liar's earlier illegal card, whose rollback takes the host's card back too.
+    The victim's challenge is judged against the table it saw: the host is caught all the same."""
+    script = _Reorder(5)
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        if table.host.first is None:
+            table.host.first = script.first(table)
+
+    return Plan(options=CHEATING, seed=REORDER_SEED, move_timeout=10.0, host_timeout=20.0, hook=hook,
+                players={s: script.player(s) for s in range(3)})
+
+
+def host_caught(table: AdversaryTable) -> list[str]:
+    """The host appended its own challenge first; both cheats are caught in every honest seat's transcript."""
+    problems = []
+    if len(table.host.firsts) != 1:
+        problems.append(f"the host put {len(table.host.firsts)} challenges of its own first")
+    for seat in (LIAR, VICTIM):
+        report = table.report(seat)
+        caught = [(v.challenger, v.author) for v in report.verdicts if v.caught]
+        if caught[:2] != [(HOST, LIAR), (VICTIM, HOST)]:
+            problems.append(f"seat {seat}'s transcript has the verdicts {report.verdicts}")
     return problems
 
 
@@ -760,6 +836,7 @@ CHALLENGE_PLAYERS: dict[int, Chooser] = {HOST: honest_player(3), LIAR: false_cha
 THREE = Options(deck=24, players=3)
 CHEATING = Options(deck=24, players=3, cheating=True)
 LYING_SEED = 1  # a deal in which seat 1 is asked for a trump it holds
+REORDER_SEED = 1  # a deal in which seat 1 opens a bout with a card of a rank it can cheat with, and the host too
 
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario("bad-signature", "a move whose signature does not verify", ("R-LOG-13", "R-NET-5"),
@@ -815,6 +892,9 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("false-challenge", "a challenge of an honest card (cheating variant)", ("R-RULES-30", "R-PEER-35"),
              lambda: Plan(options=CHEATING, seed=2, players=CHALLENGE_PLAYERS),
              Expect("verdict", "not-caught", LIAR)),
+    Scenario("challenge-reorder", "the host puts a rollback before a challenge of its own illegal card",
+             ("R-RULES-30", "R-PEER-34", "R-PEER-35"), reordering_host,
+             Expect("caught", "caught", HOST, victims=(VICTIM,)), extra=host_caught),
     Scenario("marked-cheat", "a seat marked honest beats with a card that does not beat", ("R-RULES-29",),
              lambda: Plan(options=CHEATING, seed=2, players=CHALLENGE_PLAYERS,
                           lies=lie(marked_and_defending, marked_cheat)),

@@ -105,6 +105,9 @@ class TamperingHost(GameHost):
         self.backdate = False  # false Rejects name the chain just before the entry the move saw, where it fails
         self.false_reason = FALSE_REASON  # the reason its false Rejects give
         self.receipts_from: list[tuple[int, bytes]] = []  # every (seat, receipt) a connection sent
+        self.first: Callable[[int, bytes], bytes | None] | None = None  # a move of the host's own seat (signed by
+        # its peer) that the host appends before the one submitted: a lying host choosing the order
+        self.firsts: list[bytes] = []
 
     def submit(self, seat: int, move: bytes) -> Submission:
         self.received.append((seat, move))
@@ -115,6 +118,15 @@ class TamperingHost(GameHost):
         if self.swallow is not None and self.swallow(seat, move):
             self.swallowed.append(move)
             return Submission()
+        own = self.first(seat, move) if self.first is not None else None
+        if own is not None:
+            self.firsts.append(own)
+            self.runner.send_local(own)
+            ahead = super().submit(self.peer.genesis.host, own)
+            after = super().submit(seat, move)
+            if after.reject is not None and len(self.rejected) > 0:
+                self.refused[move] = self.rejected[-1]
+            return Submission(entries=ahead.entries + after.entries, reject=after.reject)
         if self.unchecked is not None and self.unchecked(seat, move):
             result = self._sequencer().submit(move, None)
             if isinstance(result, Rejected):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 from p2pdurak.cards import rank_of
 from p2pdurak.errors import LocalError
 from p2pdurak.rules import DECLARING, OVER, Action, Beat, Play, State, Transfer
+from p2pdurak.rules.state import ON_TABLE
 from p2pdurak.rules.tables import BEATERS, ranks_spread
 
 if TYPE_CHECKING:
@@ -86,10 +87,10 @@ def suspicious_cards(st: State) -> dict[int, int]:
     tell: a throw-in of a rank not on the table, a beat that does not beat, a transfer of another rank."""
     out: dict[int, int] = {}
     trump_suit = st.trump_suit
-    for card, author, snap in st.plays:
-        if not st.table >> card & 1:
-            continue
-        attacks, beats = snap[5], snap[6]
+    for card, author, snap, _placed, removed, _marks in st.plays:
+        if removed != ON_TABLE:
+            continue  # a rollback took it back
+        attacks, beats = snap[4], snap[5]
         if card in st.beats:
             index = st.beats.index(card)
             if not BEATERS[trump_suit][st.attacks[index]] >> card & 1:

@@ -200,6 +200,11 @@ SECTIONS: tuple[Section, ...] = (
                 "automatically: a bout ends only when every player still in the game, the defender included, has "
                 "passed since the last change on the table."
             ),
+            N_(
+                "A pass also says “I challenge nothing”: until the table changes again, that player challenges "
+                "nothing more. A challenge counts for the table its player saw, even when another challenge has "
+                "already put that card back in its hand: a caught cheat stays caught."
+            ),
         ),
     ),
     Section(

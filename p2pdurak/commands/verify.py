@@ -44,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
 
     for v in report.verdicts:
         outcome = "caught cheating" if v.caught else "played honestly: the challenger is marked"
+        if v.taken_back:
+            outcome += " (an earlier challenge's rollback had already put the card back)"
         print(
             f"challenge: {who(v.challenger)} challenged {format_card(v.card, symbols=True)} of {who(v.author)}: "
             f"{outcome} (evidence: entries {v.play_entry} and {v.challenge_entry})"

@@ -790,12 +790,12 @@ def _cheating_cases(bases: dict[str, bytes]) -> list[HostCase]:
 
     def own_card_on_table(t: MemoryTable) -> bool:
         r = t.peers[0].rules
-        return _in_play(t) and r is not None and any(a == 1 for _c, a, _s in r.plays)
+        return _in_play(t) and r is not None and any(rec.author == 1 for rec in r.plays)
 
     scene = Scene.at(cheat, bases["cheat24"], own_card_on_table)
     rules = scene.observer.rules
     assert rules is not None
-    card = next(c for c, a, _s in rules.plays if a == 1)
+    card = next(rec.card for rec in rules.plays if rec.author == 1)
     position = scene.observer.opened.index(card)
     f = scene.forger
     for seat, expected, comment in (

@@ -182,7 +182,23 @@ def generate_valid() -> Json:
             expected={**_seat_view(scene), "claims": _claims_of(scene)},
         )
     )
+    from p2pdurak.conformance import reorder
+
+    scene = reorder.reordered_game()
+    tests.append(
+        _case(
+            "a cheating game in which seat 1 and the host each throw in an illegal card and the defender challenges "
+            "the host's; the host appends its own challenge of seat 1's card first, whose rollback takes the host's "
+            "card back too; the defender's challenge, judged against the table it saw, still catches the host; then "
+            "seat 1 leaves (the verdicts of a game that ends early are listed all the same)",
+            reorder.BASE.spec, "valid", ["Abort", "Leaving", "ReorderedChallenges"], name=reorder.BASE.name,
+            options=reorder.BASE.options.describe(), input=scene.table.transcript().hex(),
+            expected=_seat_view(scene),
+        )
+    )
     notes = {
+        "ReorderedChallenges": "issue 28 attack 1: two challenges signed on one table, appended in the order the host "
+        "chose; each is judged against the table its signer saw (R-RULES-30), so `verdicts` catches both cheats",
         "CompleteGame": "a whole game played by honest seats: `p2pdurak verify --json` on `input` MUST print the "
         "keys of `expected` with these values (exit code 0)",
         "Abort": "an abort entry ends the game; who loses is only what the record proves (R-PEER-40)",
@@ -281,9 +297,12 @@ def generate_messages() -> Json:
 
 def tampered_cases(bases: dict[str, bytes]) -> list[crafted.Tampered]:
     """Every case of transcript-tampered.json, in file order: crafted.py's, then the aborts', the accusations', the
-    report's and the receipts' (those build on crafted.py's helpers, so they are gathered here, above them all)."""
+    report's, the receipts' and issue 28's reorder (those build on crafted.py's helpers, so they are gathered here,
+    above them all)."""
+    from p2pdurak.conformance.reorder import reject_case
+
     return [*crafted.tampered_cases(bases), *abort_cases(bases), *accusation_cases(bases), *report_cases(bases),
-            *receipt_cases(bases)]
+            *receipt_cases(bases), reject_case()]
 
 
 # -- files ----------------------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ class Verdict:
     caught: bool
     play_entry: int
     challenge_entry: int
+    taken_back: bool = False  # a rollback had already taken the card back when the challenge was judged
 
 
 @dataclass(frozen=True, slots=True)

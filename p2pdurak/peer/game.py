@@ -38,7 +38,9 @@ from p2pdurak.peer.messages import (
     TransferBody,
 )
 from p2pdurak.rules import (
+    CHEAT,
     DECLARING,
+    ON_TABLE,
     OVER,
     Action,
     Beat,
@@ -59,6 +61,7 @@ from p2pdurak.rules import (
     learn,
     legal_actions,
     new_game,
+    play_at,
     result,
 )
 from p2pdurak.wire import DecodeError, decode_one_of
@@ -172,7 +175,8 @@ class Snapshot:
     ending: Ending | None = None
     final: GameResult | None = None
     final_faults: tuple[PeerFault, ...] = ()  # every fault found at the end (R-PEER-39), the loser's first
-    played_at: tuple[tuple[int, int], ...] = field(default=())  # (card, seq of the entry that put it on the table)
+    play_entries: tuple[int, ...] = field(default=())  # per record of rules.plays: the seq of the entry that put it
+    # on the table (R-PEER-35)
     broken_card: bool = False  # one of the viewer's own positions opened to no card: it must abort (R-PEER-27)
     claims: tuple[Claim, ...] = ()  # silent-seat claims, in log order
     still: int = 0  # the chain length after the last entry that moved the game (the due length of a new claim)
@@ -533,12 +537,12 @@ def _play(
     opened = list(snap.opened)
     for p, c in newly:
         opened[p] = c
-    played_at = snap.played_at
-    if isinstance(action, (Play, Beat, Transfer)):
-        played_at = (*tuple(x for x in played_at if x[0] != action.card), (action.card, seq))
+    play_entries = snap.play_entries
+    if len(after.plays) > len(rules.plays):  # a card put on the table (cheating variant): its record's entry
+        play_entries = (*play_entries, seq)
     if isinstance(action, Challenge):
-        events.append(_verdict(rules, after, action, seq, played_at))
-    nxt = replace(snap, rules=after, deck=deck, opened=tuple(opened), played_at=played_at)
+        events.append(_verdict(rules, action, seq, seen_version, play_entries))
+    nxt = replace(snap, rules=after, deck=deck, opened=tuple(opened), play_entries=play_entries)
     # A card opened from a starting hand is checked against its holder's declaration at once, also the card that
     # ends the game (the rules result would otherwise stand until the end of an audit that may never complete).
     for p, c in newly:
@@ -550,7 +554,7 @@ def _play(
     if after.phase == OVER:
         return _to_audit(ctx, nxt, Ending("result")), events
     if after.bout != rules.bout:
-        nxt = replace(nxt, played_at=())
+        nxt = replace(nxt, play_entries=())
         draws = tuple(after.draws)
         if draws:
             owner = list(nxt.owner)
@@ -562,22 +566,30 @@ def _play(
 
 
 def _verdict(
-    before: State, after: State, action: Challenge, seq: int, played_at: tuple[tuple[int, int], ...]
+    before: State, action: Challenge, seq: int, seen_version: int | None, play_entries: tuple[int, ...]
 ) -> Verdict:
-    caught = bool(before.cheats >> action.card & 1)
-    play_seq = dict(played_at).get(action.card, -1)
-    author = -1
-    for card, who, _snap in before.plays:
-        if card == action.card:
-            author = who
+    """The play the challenger saw on the table (R-PEER-35), judged: caught if it broke the rules when played."""
+    index = play_at(before, action.card, seen_version)
+    rec = before.plays[index]
     return Verdict(
         challenger=action.seat,
         card=action.card,
-        author=author,
-        caught=caught,
-        play_entry=play_seq,
+        author=rec.author,
+        caught=bool(rec.marks & CHEAT),
+        play_entry=play_entries[index],
         challenge_entry=seq,
+        taken_back=rec.removed != ON_TABLE,
     )
+
+
+def table_play_entry(snap: Snapshot, card: int) -> int:
+    """The seq of the entry that put `card` on the table, if it lies there now in the cheating variant (-1 if not):
+    what a Challenge of it signed now names (R-PEER-35)."""
+    rules = snap.rules
+    if rules is None:
+        return -1
+    index = play_at(rules, card)
+    return snap.play_entries[index] if index >= 0 else -1
 
 
 # ------------------------------------------------------------------------------------------------- the end

@@ -17,15 +17,40 @@ from p2pdurak.rules.actions import (
     parse_action,
 )
 from p2pdurak.rules.codec import decode_state
-from p2pdurak.rules.engine import STALE_SENSITIVE, apply, asked_card, legal_actions, next_opponent
+from p2pdurak.rules.engine import (
+    STALE_SENSITIVE,
+    apply,
+    asked_card,
+    legal_actions,
+    next_opponent,
+    play_at,
+    seen_this_bout,
+)
 from p2pdurak.rules.knowledge import determinize, learn, reveal, sample_determinization, view_of
 from p2pdurak.rules.options import Options, all_options
 from p2pdurak.rules.result import contradicts_declaration, forfeit, result
 from p2pdurak.rules.setup import deal_positions, needs_declarations, new_game, next_game, shuffled_deck
-from p2pdurak.rules.state import DECLARING, OVER, PLAYING, GameResult, State, encode_state, state_hash
+from p2pdurak.rules.state import (
+    CAUGHT,
+    CHEAT,
+    CLEARED,
+    DECLARING,
+    ON_TABLE,
+    OVER,
+    PLAYING,
+    GameResult,
+    Played,
+    State,
+    encode_state,
+    state_hash,
+)
 
 __all__ = [
+    "CAUGHT",
+    "CHEAT",
+    "CLEARED",
     "DECLARING",
+    "ON_TABLE",
     "OVER",
     "PLAYING",
     "STALE_SENSITIVE",
@@ -37,6 +62,7 @@ __all__ = [
     "Options",
     "Pass",
     "Play",
+    "Played",
     "ShowTrump",
     "State",
     "Take",
@@ -58,9 +84,11 @@ __all__ = [
     "next_game",
     "next_opponent",
     "parse_action",
+    "play_at",
     "result",
     "reveal",
     "sample_determinization",
+    "seen_this_bout",
     "shuffled_deck",
     "state_hash",
     "view_of",

@@ -9,7 +9,7 @@ from p2pdurak.cards import deck as canonical_deck
 from p2pdurak.cards import suit_of
 from p2pdurak.errors import RuleError
 from p2pdurak.rules.options import TEAM_KINDS, Options
-from p2pdurak.rules.state import FORMAT_VERSION, NONE8, OVER, PlayRecord, State, encode_state
+from p2pdurak.rules.state import FORMAT_VERSION, NONE8, ON_TABLE, OVER, Played, State, encode_state
 from p2pdurak.rules.tables import SUIT_MASK
 
 
@@ -87,11 +87,12 @@ def decode_state(data: bytes) -> State:
     st.table = table
     taken, st.passed, st.shown, st.table_version, defended, st.honest, st.cheats, st.cleared = r.take(">BBQIBBQQ")
     st.taken, st.defended = bool(taken), bool(defended)
-    plays: list[PlayRecord] = []
+    plays: list[Played] = []
     for _ in range(r.u8()):
-        card, author, attacker, defender, ptaken, passed, shown = r.take(">BBBBBBQ")
+        card, author, marks, placed, removed, attacker, defender, ptaken, shown = r.take(">BBBIIBBBQ")
         attacks, beats = r.cards_and_beats()
-        plays.append((card, author, (attacker, defender, bool(ptaken), passed, shown, attacks, beats)))
+        before = (attacker, defender, bool(ptaken), shown, attacks, beats)
+        plays.append(Played(card, author, before, placed, ON_TABLE if removed == 0xFFFFFFFF else removed, marks))
     st.plays = tuple(plays)
     st.draws = tuple((r.u8(), r.u8()) for _ in range(r.u8()))
     st.last_attacks = tuple(r.raw(r.u8()))

@@ -32,11 +32,12 @@ from p2pdurak.rules.actions import (
     Transfer,
 )
 from p2pdurak.rules.options import HAND_SIZE
-from p2pdurak.rules.state import DECLARING, OVER, PLAYING, Snapshot, State
+from p2pdurak.rules.state import CAUGHT, CHEAT, CLEARED, DECLARING, ON_TABLE, OVER, PLAYING, Played, Snapshot, State
 from p2pdurak.rules.tables import BEATERS, SAME_RANK, low_bits, ranks_spread
 
-# Actions that count only if their author had seen the newest table change (R-RULES: stale actions).
-STALE_SENSITIVE = (Pass, Take, Transfer, ShowTrump, Challenge)
+# Actions that count only if their author had seen the newest table change (R-RULES-17: stale actions). A challenge
+# is judged against the table its author saw instead (R-RULES-30).
+STALE_SENSITIVE = (Pass, Take, Transfer, ShowTrump)
 
 
 # --- small helpers --------------------------------------------------------------------------------------------
@@ -95,11 +96,12 @@ def _make_public(st: State, seat: int, card: int) -> None:
 
 
 def _snapshot(st: State) -> Snapshot:
-    return (st.attacker, st.defender, st.taken, st.passed, st.shown, st.attacks, st.beats)
+    return (st.attacker, st.defender, st.taken, st.shown, st.attacks, st.beats)
 
 
 def _record_play(st: State, card: int, seat: int, cheat: bool) -> None:
-    st.plays = (*st.plays, (card, seat, _snapshot(st)))
+    """Called just before the card goes down, so it lies on the table from the next table version on."""
+    st.plays = (*st.plays, Played(card, seat, _snapshot(st), st.table_version + 1, ON_TABLE, CHEAT if cheat else 0))
     if cheat:
         st.cheats |= 1 << card
 
@@ -427,45 +429,81 @@ def _pass(st: State, a: Pass) -> None:
     _maybe_end_bout(st)
 
 
-def _author(st: State, card: int) -> tuple[int, int]:
-    """(index in plays, author) of a card on the table."""
-    for i, (c, author, _) in enumerate(st.plays):
-        if c == card:
-            return i, author
-    raise AssertionError("a card on the table has a play record")  # pragma: no cover
+def play_at(state: State, card: int, seen: int | None = None) -> int:
+    """The index in `state.plays` of the play that put `card` on the table as it was at table version `seen` (None:
+    now), or -1 if the card did not lie there then. A card lies on the table at most once at a time."""
+    version = state.table_version if seen is None else seen
+    plays = state.plays
+    for i in range(len(plays) - 1, -1, -1):
+        rec = plays[i]
+        if rec.card == card and rec.lay_at(version):
+            return i
+    return -1
 
 
-def _challenge(st: State, a: Challenge) -> None:
+def seen_this_bout(state: State, seen: int) -> bool:
+    """Had an author who saw table version `seen` seen the table of this bout (R-RULES-17)? The current version, or
+    any version since the bout's first card (which is never taken back: an opening card is never a cheat)."""
+    plays = state.plays
+    return seen == state.table_version or (seen < state.table_version and bool(plays) and seen >= plays[0].placed)
+
+
+def _challenge(st: State, a: Challenge, seen: int | None = None) -> None:
+    """R-RULES-30: judge the play that lay on the table as the challenger saw it (at table version `seen`). A cheat
+    still on the table rolls the bout back; a cheat a rollback has taken back already is caught all the same."""
     seat = a.seat
     if not st.options.cheating:
         raise RuleError("cheating-disabled", "challenges belong to the cheating variant")
     card = _check_card(st, a.card)
-    if not st.table >> card & 1:
+    if (seen is None or seen == st.table_version) and st.passed >> seat & 1:
+        raise RuleError("already-passed", "a pass on this table said: nothing to challenge")
+    index = play_at(st, card, seen)
+    if index < 0:
         raise RuleError("not-on-table", "only a card on the table can be challenged")
-    index, author = _author(st, card)
+    rec = st.plays[index]
+    author = rec.author
     if author == seat:
         raise RuleError("own-card", "a seat does not challenge its own card")
-    if st.cleared >> card & 1:
+    if rec.marks & CLEARED:
         raise RuleError("already-cleared", "that card was challenged and found honest")
-    if st.cheats >> card & 1:
-        _roll_back(st, index)
+    if rec.marks & CAUGHT:
+        raise RuleError("already-caught", "that card was challenged and caught")
+    if rec.marks & CHEAT:
+        if rec.removed == ON_TABLE:
+            _roll_back(st, index)
+        _mark(st, index, CAUGHT)
         st.honest |= 1 << author
     else:
-        st.cleared |= 1 << card
+        _mark(st, index, CLEARED)
+        if rec.removed == ON_TABLE:
+            st.cleared |= 1 << card
         st.honest |= 1 << seat
 
 
+def _mark(st: State, index: int, mark: int) -> None:
+    plays = list(st.plays)
+    plays[index] = plays[index]._replace(marks=plays[index].marks | mark)
+    st.plays = tuple(plays)
+
+
 def _roll_back(st: State, index: int) -> None:
-    """The bout returns to just before play number `index`; that card and every later one go back, known to all."""
-    returned = st.plays[index:]
-    attacker, defender, taken, passed, shown, attacks, beats = returned[0][2]
+    """The bout returns to just before play number `index`; that card and every later one still on the table go
+    back, known to all. Their records stay (marked as taken back at the new table version)."""
+    attacker, defender, taken, shown, attacks, beats = st.plays[index].before
+    version = st.table_version + 1
     hands = list(st.hands)
-    for card, author, _ in returned:
-        hands[author] |= 1 << card
-        st.public |= 1 << card
+    plays = list(st.plays)
+    for i in range(index, len(plays)):
+        rec = plays[i]
+        if rec.removed != ON_TABLE:
+            continue
+        hands[rec.author] |= 1 << rec.card
+        st.public |= 1 << rec.card
+        plays[i] = rec._replace(removed=version)
     st.hands = tuple(hands)
-    st.plays = st.plays[:index]
-    st.attacker, st.defender, st.taken, st.passed, st.shown = attacker, defender, taken, passed, shown
+    st.plays = tuple(plays)
+    st.attacker, st.defender, st.taken, st.shown = attacker, defender, taken, shown
+    st.passed = 0  # a table change like any other: a restored pass would let the bout end over a challenge on its way
     st.attacks, st.beats = attacks, beats
     table = 0
     for c in attacks:
@@ -476,7 +514,7 @@ def _roll_back(st: State, index: int) -> None:
     st.table = table
     st.cheats &= table
     st.cleared &= table
-    st.table_version += 1
+    st.table_version = version
 
 
 _HANDLERS: dict[type, Callable[[State, Action], None]] = {
@@ -493,7 +531,8 @@ _HANDLERS: dict[type, Callable[[State, Action], None]] = {
 
 def apply(state: State, action: Action, seen: int | None = None) -> State:
     """The state after `action`. `seen`: the table_version the author had seen, checked for passes, takes,
-    transfers, shown trumps and challenges (None: do not check). Raises RuleError; `state` is never changed."""
+    transfers and shown trumps; a challenge is judged against the table at `seen` (None: the current table, no
+    check). Raises RuleError; `state` is never changed."""
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise RuleError("bad-action", f"not an action: {action!r}")
@@ -509,10 +548,16 @@ def apply(state: State, action: Action, seen: int | None = None) -> State:
         raise RuleError("not-declaring", "declarations are over")
     elif not state.in_game >> seat & 1:
         raise RuleError("seat-out", f"seat {seat} is out of the game")
-    if seen is not None and seen != state.table_version and isinstance(action, STALE_SENSITIVE):
-        raise RuleError("stale-action", f"seen table version {seen}, now {state.table_version}")
+    if seen is not None and seen != state.table_version:
+        if isinstance(action, STALE_SENSITIVE):
+            raise RuleError("stale-action", f"seen table version {seen}, now {state.table_version}")
+        if type(action) is Challenge and not seen_this_bout(state, seen):
+            raise RuleError("stale-action", f"seen table version {seen}, before this bout's table")
     new = state.copy()
-    handler(new, action)
+    if type(action) is Challenge:
+        _challenge(new, action, seen)
+    else:
+        handler(new, action)
     return new
 
 
@@ -571,8 +616,8 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     own: list[int] = []
     if cheating:
         own = [0] * st.n
-        for c, author, _ in st.plays:
-            own[author] |= 1 << c
+        for rec in st.plays:
+            own[rec.author] |= 1 << rec.card
     while seats:
         low_seat = seats & -seats
         seats ^= low_seat
@@ -623,9 +668,8 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
                             cands ^= low
             if unbeaten:
                 append(TAKE[s])
-        if cheating:
-            if not passed & low_seat:
-                append(PASS[s])
+        if cheating and not passed & low_seat:  # a pass says "I challenge nothing" until the table changes
+            append(PASS[s])
             cands = st.table & ~st.cleared & ~own[s]
             if cands:
                 row = CHALLENGE[s]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from p2pdurak.cards import cards_of, format_card, format_cards
 from p2pdurak.rules.options import TEAM_KINDS, Options
@@ -22,10 +23,33 @@ from p2pdurak.rules.options import TEAM_KINDS, Options
 DECLARING, PLAYING, OVER = 0, 1, 2
 PHASE_NAMES = ("declaring", "playing", "over")
 
-# One undo record per card played in a bout of the cheating variant: the bout as it was just before that card.
-# (attacker, defender, taken, passed, shown, attacks, beats)
-Snapshot = tuple[int, int, bool, int, int, tuple[int, ...], tuple[int, ...]]
-PlayRecord = tuple[int, int, Snapshot]  # (card, author, snapshot before it)
+# The bout as it was just before a card was played (cheating variant: a rollback returns to it; the passes are not
+# kept, a rollback cancels them as every table change does). (attacker, defender, taken, shown, attacks, beats)
+Snapshot = tuple[int, int, bool, int, tuple[int, ...], tuple[int, ...]]
+
+# Marks of a play record.
+CHEAT, CLEARED, CAUGHT = 1, 2, 4
+ON_TABLE = -1  # Played.removed of a card that still lies on the table
+
+
+class Played(NamedTuple):
+    """One card put on the table in a bout of the cheating variant (a play, a beat or a transfer), kept for the
+    rest of the bout, also after a rollback took it back: a challenge is judged against the table its signer saw
+    (SPEC R-RULES-30), so the record says when the card lay there and what it was."""
+
+    card: int
+    author: int
+    before: Snapshot  # the bout just before it (the rollback's target if it is caught)
+    placed: int  # the table version at which it came to lie on the table
+    removed: int  # the table version at which a rollback took it back, ON_TABLE while it lies there
+    marks: int  # CHEAT (it broke the rules when played), CLEARED (challenged, honest), CAUGHT (challenged, a cheat)
+
+    def lay_at(self, version: int) -> bool:
+        """Did the card lie on the table at table version `version`?"""
+        return self.placed <= version and (self.removed == ON_TABLE or version < self.removed)
+
+
+PlayRecord = Played
 
 
 class State:
@@ -112,7 +136,7 @@ class State:
     honest: int  # seats that must play honestly (cheating variant)
     cheats: int  # cards on the table that were cheats
     cleared: int  # cards on the table challenged and found honest
-    plays: tuple[PlayRecord, ...]  # cheating variant: every card of this bout in play order, with its undo record
+    plays: tuple[Played, ...]  # cheating variant: every card put on the table in this bout, in play order
     draws: tuple[tuple[int, int], ...]  # (position, seat) in draw order: the initial deal, then the last bout's draw
     last_attacks: tuple[int, ...]  # attack cards of the last finished bout (pogony)
     last_defender: int
@@ -257,8 +281,9 @@ def encode_state(st: State) -> bytes:
     out += struct.pack(">BBQIBBQQ", st.taken, st.passed, st.shown, st.table_version, st.defended, st.honest,
                        st.cheats, st.cleared)
     out += _u8(len(st.plays))
-    for card, author, (attacker, defender, taken, passed, shown, attacks, beats) in st.plays:
-        out += struct.pack(">BBBBBBQ", card, author, attacker, defender, taken, passed, shown)
+    for card, author, (attacker, defender, taken, shown, attacks, beats), placed, removed, marks in st.plays:
+        out += struct.pack(">BBBIIBBBQ", card, author, marks, placed, removed & 0xFFFFFFFF, attacker, defender, taken,
+                           shown)
         out += _cards(attacks) + bytes(c & 0xFF for c in beats)
     out += _u8(len(st.draws))
     for pos, s in st.draws:

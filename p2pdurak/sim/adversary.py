@@ -15,7 +15,7 @@ from p2pdurak.log import Rejected, VerifiedGenesis, authenticate_move, sign_move
 from p2pdurak.peer import Peer, game
 from p2pdurak.peer.harness import Chooser
 from p2pdurak.peer.messages import AbortBody, DeclareBody
-from p2pdurak.rules import Action, Challenge, State
+from p2pdurak.rules import ON_TABLE, Action, Challenge, State
 from p2pdurak.sim.dice import Dice
 from p2pdurak.sim.host import HostPolicy
 from p2pdurak.sim.seats import SimRunner
@@ -236,7 +236,7 @@ def cheater(choose: Chooser, allies: set[int], dice: Dice) -> Chooser:
         rules: State | None = peer.rules
         if rules is None:
             return choose(peer, actions)
-        authors = {card: who for card, who, _ in rules.plays}
+        authors = {rec.card: rec.author for rec in rules.plays if rec.removed == ON_TABLE}
         cheats = [a for a in actions if is_cheat(rules, a)]
         if cheats and dice.chance(0.6):
             return dice.choice(cheats)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from p2pdurak.bots.players import bot_player
+from p2pdurak.errors import PeerFault, RuleError
 from p2pdurak.log import Appended, Sequencer, sign_move
 from p2pdurak.net import messages as m
 from p2pdurak.netgame.waiting import seats_waited_on
@@ -15,7 +16,7 @@ from p2pdurak.peer import Peer, game
 from p2pdurak.peer.harness import Chooser
 from p2pdurak.peer.messages import CARD_BODIES, AbortBody, ChallengeBody, PassBody, TakeBody
 from p2pdurak.randomness import SeededRng
-from p2pdurak.rules import Challenge, result
+from p2pdurak.rules import ON_TABLE, Challenge, result
 from p2pdurak.sim.adversary import AdvRunner, EvilHost, cheater, holding, leaving_body, sparing
 from p2pdurak.sim.dice import Dice
 from p2pdurak.sim.host import HostPolicy
@@ -176,15 +177,22 @@ class ChallengeReorder(HostAttack):
                 return False
             card = peer.snapshot.opened[body.position]
             plays = list(rules.plays)
-            index = next((i for i, (c, _, _) in enumerate(plays) if c == card), None)
-            if index is None or plays[index][1] not in self.bad:
+            index = next((i for i, rec in enumerate(plays) if rec.card == card and rec.removed == ON_TABLE), None)
+            if index is None or plays[index].author not in self.bad:
                 return False
-            earlier = next((c for c, who, _ in plays[:index] if who == self.colluder and rules.cheats >> c & 1), None)
+            earlier = next((rec.card for rec in plays[:index] if rec.author == self.colluder
+                            and rec.removed == ON_TABLE and rules.cheats >> rec.card & 1), None)
             if earlier is None:
                 return False
-            if self.policy.own_move(lambda p: p.act(Challenge(0, earlier))):
+            def challenge(p: Peer) -> bytes | None:
+                try:
+                    return p.act(Challenge(0, earlier))
+                except (PeerFault, RuleError):
+                    return None  # the host has passed on this table: it may challenge nothing more (R-RULES-31)
+
+            if self.policy.own_move(challenge):
                 self.dodged.add(card)
-                self.note(table, f"seat {seat} challenges card {card} of seat {plays[index][1]}: the host first "
+                self.note(table, f"seat {seat} challenges card {card} of seat {plays[index].author}: the host first "
                           f"challenges seat {self.colluder}'s earlier cheat {earlier}")
             return False  # the honest challenge is submitted after it
 

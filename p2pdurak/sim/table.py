@@ -12,6 +12,7 @@ from p2pdurak.crypto.identity import Identity
 from p2pdurak.log import unchecked_data
 from p2pdurak.net import messages as m
 from p2pdurak.net.api import SeatInfo
+from p2pdurak.peer import game
 from p2pdurak.peer.harness import NAMES
 from p2pdurak.peer.messages import ChallengeBody, GameOptions
 from p2pdurak.randomness import SeededRng
@@ -143,7 +144,7 @@ class SimTable:
             return
         card = peer.snapshot.opened[body.position]
         on_table = card >= 0 and bool(peer.rules.table >> card & 1)
-        self.challenges.append(ChallengeSent(data.author, card, on_table, dict(peer.snapshot.played_at).get(card, -1)))
+        self.challenges.append(ChallengeSent(data.author, card, on_table, game.table_play_entry(peer.snapshot, card)))
 
     def seat_raised(self, seat: SimSeat, trace: str) -> None:
         self.raised.append((seat.seat, trace))

@@ -80,6 +80,8 @@ def action_text(action: Action, before: State, after: State, names: Names) -> st
 
 def verdict_text(verdict: Verdict, names: Names) -> str:
     card = card_text(verdict.card)
+    if verdict.caught and verdict.taken_back:
+        return _(S.LOG_CAUGHT_TAKEN_BACK).format(player=names(verdict.author), card=card)
     if verdict.caught:
         return _(S.LOG_CAUGHT).format(player=names(verdict.author), card=card)
     return _(S.LOG_HONEST).format(player=names(verdict.challenger), card=card)
@@ -148,6 +150,7 @@ def entry_lines(change: EntryApplied, names: Names) -> list[str]:
 _SIMPLE_REFUSALS = {
     "already-passed": S.REFUSED_ALREADY_PASSED,
     "already-cleared": S.REFUSED_ALREADY_CLEARED,
+    "already-caught": S.REFUSED_ALREADY_CAUGHT,
     "already-taken": S.REFUSED_ALREADY_TAKEN,
     "bout-not-open": S.REFUSED_BOUT_NOT_OPEN,
     "nothing-to-take": S.REFUSED_NOTHING_TO_TAKE,

@@ -135,7 +135,7 @@ def test_cheats_are_recognised_from_public_facts_alone() -> None:
             suspects = suspicious_cards(view)
             assert sum(1 << c for c in suspects) == st.cheats
             for card, author in suspects.items():
-                assert any(c == card and a == author for c, a, _ in st.plays)
+                assert any(rec.card == card and rec.author == author for rec in st.plays)
             found += len(suspects)
             action = bots[seat].choose(view_of(st, seat), seat, legal_actions(st, seat))
             assert action is not None

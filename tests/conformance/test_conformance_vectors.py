@@ -77,7 +77,9 @@ def test_conformance_ids_are_unique_and_counted() -> None:
 def test_conformance_size_stays_small() -> None:
     total = sum((VECTOR_DIR / n).stat().st_size for n in (vectors.VALID_FILE, vectors.TAMPERED_FILE,
                                                           vectors.HOST_FILE, vectors.MESSAGES_FILE))
-    assert total < 850_000  # abort outcomes, the 2v2 team forfeit game, false-reject and silent-host records
+    # abort outcomes, the 2v2 team forfeit game, false-reject and silent-host records, receipts, and issue 28's
+    # reorder24 (a 3-seat cheating game whose host reorders challenges: 44 kB)
+    assert total < 950_000
 
 
 def test_conformance_runner_notices_wrong_expectations(tmp_path: Path) -> None:

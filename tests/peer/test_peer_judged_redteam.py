@@ -10,14 +10,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from p2pdurak.adversary.scenarios import is_cheat
 from p2pdurak.conformance.forge import play_until
-from p2pdurak.peer import game
+from p2pdurak.errors import RuleError
+from p2pdurak.log import Rejected, authenticate_move
+from p2pdurak.peer import Verdict, game
 from p2pdurak.peer.harness import Chooser, MemoryTable, random_chooser
 from p2pdurak.peer.messages import BeatBody, DeclareBody
 from p2pdurak.peer.peer import Peer
 from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
 from p2pdurak.randomness import SeededRng, random_below
-from p2pdurak.rules import DECLARING, Action, Beat, Options
+from p2pdurak.rules import DECLARING, Action, Beat, Challenge, Options, Play
+from p2pdurak.rules.state import describe_table
 
 
 class _Liar(Peer):
@@ -157,3 +161,92 @@ def test_the_denied_trump_that_ends_the_game_is_a_fault_at_once() -> None:
     assert (rules.forfeit, rules.forfeit_reason) == (1, "false-declaration")
     _audits(table)
     _the_liar_loses(_verify(table), 1, "result")
+
+
+# ----------------------------------------------------------------------------- attack 1: a rollback first
+
+
+def _cheats_in_one_bout(seed: int = 5) -> tuple[MemoryTable, int, int]:
+    """3 seats, cheating variant: a bout that seat 1 opens (seat 2 defends), in which seat 1 throws in a card of a
+    rank not on the table, then the host (seat 0) does too. Returns (table, seat 1's cheat, the host's cheat)."""
+    table = MemoryTable.create(Options(deck=24, players=3, cheating=True), seed=seed, shuffle_proofs=False)
+    rng = SeededRng(seed)
+
+    def honest(peer: Peer, actions: list[Action]) -> Action | None:
+        rules = peer.rules
+        assert rules is not None
+        fair = [a for a in actions if not isinstance(a, Challenge) and not is_cheat(rules, a)]
+        return fair[random_below(rng, len(fair))] if fair else None
+
+    def seat_1_opens(t: MemoryTable) -> bool:
+        rules = t.host_peer.rules
+        return _declared(t) and rules is not None and not rules.attacks and rules.opener == 1
+
+    assert play_until(table, [honest] * 3, rng, seat_1_opens)
+    played: list[int] = []
+    for seat, cheat in ((1, False), (1, True), (0, True)):
+        peer = table.peers[seat]
+        rules = peer.rules
+        assert rules is not None
+        action = next(a for a in peer.legal_actions() if isinstance(a, Play) and is_cheat(rules, a) == cheat)
+        assert not isinstance(table.submit(peer.act(action)), Rejected)
+        played.append(action.card)
+    return table, played[1], played[2]
+
+
+def _verdicts(table: MemoryTable) -> list[Verdict]:
+    return [e for s, e in table.events if s == 0 and isinstance(e, Verdict)]
+
+
+def test_a_challenge_survives_the_rollback_the_host_puts_before_it() -> None:
+    """Attack 1 of issue 28: the defender challenges the host's illegal card; the host first appends its own
+    challenge of seat 1's earlier illegal card, whose rollback takes the host's card back too. The defender's
+    challenge is judged against the table it saw: the host is caught all the same."""
+    table, planted, cheat = _cheats_in_one_bout()
+    defender, host = table.peers[2], table.host_peer
+    dodged = defender.act(Challenge(2, cheat))  # signed while the host's card lies on the table
+    assert not isinstance(table.submit(host.act(Challenge(0, planted))), Rejected)
+    rules = host.rules
+    assert rules is not None and not rules.table >> cheat & 1  # the rollback took the host's card back
+    assert not isinstance(table.submit(dodged), Rejected)
+    rules = host.rules
+    assert rules is not None and rules.honest >> 0 & 1 and rules.honest >> 1 & 1  # both cheaters are marked
+    verdicts = [(v.challenger, v.author, v.card, v.caught) for v in _verdicts(table)]
+    assert verdicts == [(0, 1, planted, True), (2, 0, cheat, True)]
+    play_until(table, [random_chooser(SeededRng(9))] * 3, SeededRng(9), lambda t: False)
+    report = _verify(table)
+    assert report.valid, report.message
+    assert [(v.challenger, v.author, v.card, v.caught) for v in report.verdicts][:2] == verdicts
+
+
+def test_a_reject_of_that_challenge_is_the_hosts_proven_fault() -> None:
+    """The same host refuses the defender's challenge instead, as stale: the challenge passes where the Reject says
+    it was judged, so the defender's record proves the host at fault (R-PEER-52)."""
+    from p2pdurak.log import verify_reject
+    from p2pdurak.peer.rejects import judge_reject
+
+    table, planted, cheat = _cheats_in_one_bout()
+    defender, host = table.peers[2], table.host_peer
+    dodged = defender.act(Challenge(2, cheat))
+    assert not isinstance(table.submit(host.act(Challenge(0, planted))), Rejected)
+    signed = authenticate_move(table.genesis, dodged)
+    reject = table.sequencer._reject(signed, RuleError("stale-action", "the table changed"))
+    judged = judge_reject(table.genesis, table.entries, signed, verify_reject(table.genesis, reject.reject_bytes),
+                          over=False)
+    assert judged is not None and judged.false and judged.proven, judged
+
+
+def test_the_order_of_two_challenges_changes_no_verdict() -> None:
+    """Honest order (the defender's challenge first) or the host's: the same two cheats are caught, the same seats
+    marked, the same cards back in the same hands."""
+    outcomes = []
+    for host_first in (False, True):
+        table, planted, cheat = _cheats_in_one_bout()
+        moves = [table.peers[2].act(Challenge(2, cheat)), table.host_peer.act(Challenge(0, planted))]
+        for move in reversed(moves) if host_first else moves:
+            assert not isinstance(table.submit(move), Rejected)
+        rules = table.host_peer.rules
+        assert rules is not None
+        verdicts = sorted((v.challenger, v.card, v.caught) for v in _verdicts(table))
+        outcomes.append((verdicts, rules.honest, rules.hands, describe_table(rules)))
+    assert outcomes[0] == outcomes[1]

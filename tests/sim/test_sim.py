@@ -11,8 +11,9 @@ from p2pdurak.cli import main
 from p2pdurak.sim.invariants import CHALLENGE, ENDS, LEAK, TRANSCRIPT
 from p2pdurak.sim.run import run_seed, run_seeds
 
-# (strategy, invariant) pairs the code as it is today breaks; each fix removes its lines. Issue 28: challenges
-# refused after the table changed (races, and the reordering host) are never judged (CHALLENGE). A move refused
+# (strategy, invariant) pairs the code as it is today breaks; each fix removes its lines. A challenge on its way when
+# the game ends by an abort (a seat leaves, or is named silent) is never judged (CHALLENGE; since issue 28's fix
+# nothing else leaves one unjudged: not a race, not a reordering host). A move refused
 # with its key (a race, or a false Reject) shows its card to the host and to the mesh, and a seat the host forks
 # onto a branch where the game ended publishes its audit while the real game goes on (LEAK). A game the host ends
 # with a claim no seat can attest (a seat it forked, starved, or that the network cut off) leaves the other seats'
@@ -20,13 +21,13 @@ from p2pdurak.sim.run import run_seed, run_seeds
 # the others waiting for ever (ENDS). Before issue 23's fix (618b804) the host's strategies also made honest seats
 # lose (PROPERTY).
 KNOWN_TODAY = {
-    "honest": {CHALLENGE},
+    "honest": set(),
     "faults": {TRANSCRIPT, CHALLENGE},
     "starve": {LEAK, CHALLENGE},
     "false-reject": {LEAK, TRANSCRIPT, CHALLENGE},
     "audit-starve": {LEAK, CHALLENGE},
     "fork": {LEAK, TRANSCRIPT, CHALLENGE},
-    "challenge-reorder": {CHALLENGE, LEAK},
+    "challenge-reorder": {LEAK},
     "lie-leave": {LEAK, CHALLENGE},
     "lie-silent": {LEAK, CHALLENGE},
     "chaos-host": {LEAK, TRANSCRIPT, CHALLENGE, ENDS},

@@ -10,12 +10,12 @@ from p2pdurak.sim.run import run_seed
 
 # strategy -> within how many seeds (1, 2, ...) the simulator finds the attack on today's code
 FOUND_TODAY = {
-    "challenge-reorder": 8,  # issue 28 attack 1 (seed 4)
     "fork": 3,  # issue 23: the host equivocates; the forked seat loses on the real chain (seed 1)
 }
 
 # strategy -> how many seeds (1, 2, ...) in which the simulator must find none of it, now that the fix has landed
 FIXED = {
+    "challenge-reorder": 12,  # issue 28 attack 1 (found at seed 4 before the fix; 24 seeds in 40)
     "lie-leave": 12,  # issue 28 attack 2, a colluder leaves (found at seed 5 before the fix; 1 seed in 4)
     "lie-silent": 12,  # issue 28 attack 2, a colluder is claimed silent (found at seed 3 before the fix; 1 in 4)
     "starve": 8,  # issue 23 attack 1 (found at seed 2 before receipts and forwarding; 9 seeds in 10)

@@ -59,6 +59,7 @@ const WORDS: Readonly<Record<string, readonly string[]>> = {
     "audit missing: Boris never published their audit",
   ],
   team24: ["Vera left the game (their own signed forfeit): they lose", "audit missing: Vera never published their audit"],
+  reorder24: ["Boris left the game (their own signed forfeit): they lose", "audit missing: Boris never published their audit"],
 };
 
 const validCase: Runner = (_, tc) => {

@@ -24,6 +24,8 @@ export interface Verdict {
   readonly caught: boolean;
   readonly playEntry: number;
   readonly challengeEntry: number;
+  /** a rollback had already taken the card back when the challenge was judged */
+  readonly takenBack: boolean;
 }
 
 export interface GameEnded {

@@ -18,10 +18,13 @@ import { PeerFault } from "../errors";
 import type { SignedMove } from "../log/moves";
 import {
   type Action,
+  CHEAT,
   DECLARING,
   type GameResult,
+  ON_TABLE,
   OVER,
   type Options,
+  type Played,
   RuleError,
   type State,
   apply,
@@ -31,6 +34,7 @@ import {
   learn,
   legalActions,
   newGame,
+  playAt,
   result,
 } from "../rules";
 import { DecodeError, decodeOneOf } from "../wire";
@@ -160,8 +164,8 @@ export interface Snapshot {
   readonly final: GameResult | null;
   /** every fault the end of the game found (R-PEER-39), the loser's first */
   readonly finalFaults: readonly PeerFault[];
-  /** [card, seq of the entry that put it on the table] in this bout */
-  readonly playedAt: readonly (readonly [number, number])[];
+  /** per record of rules.plays: the seq of the entry that put it on the table (R-PEER-35) */
+  readonly playEntries: readonly number[];
   /** one of the viewer's own positions opened to no card: it must abort (R-PEER-27) */
   readonly brokenCard: boolean;
   /** silent-seat claims, in log order */
@@ -190,7 +194,7 @@ export function start(ctx: GameContext): Snapshot {
     ending: null,
     final: null,
     finalFaults: [],
-    playedAt: [],
+    playEntries: [],
     brokenCard: false,
     claims: [],
     still: 0,
@@ -565,12 +569,11 @@ function play(ctx: GameContext, snap: Snapshot, body: Body, author: number, seq:
   const events: Event[] = [{ kind: "action", seq, action }];
   const opened = [...snap.opened];
   for (const [p, c] of newly) opened[p] = c;
-  let playedAt = snap.playedAt;
-  if (action.kind === "play" || action.kind === "beat" || action.kind === "transfer") {
-    playedAt = [...playedAt.filter(([c]) => c !== action.card), [action.card, seq] as const];
-  }
-  if (action.kind === "challenge") events.push(verdict(rules, action, seq, playedAt));
-  let next: Snapshot = { ...snap, rules: after, deck, opened, playedAt };
+  let playEntries = snap.playEntries;
+  // a card put on the table (cheating variant): its record's entry
+  if (after.plays.length > rules.plays.length) playEntries = [...playEntries, seq];
+  if (action.kind === "challenge") events.push(verdict(rules, action, seq, seen, playEntries));
+  let next: Snapshot = { ...snap, rules: after, deck, opened, playEntries };
   // A card opened from a starting hand is checked against its holder's declaration at once (R-PEER-31), also the
   // card that ends the game (the rules' result would otherwise stand until an audit that may never be complete).
   for (const [p, c] of newly) {
@@ -586,7 +589,7 @@ function play(ctx: GameContext, snap: Snapshot, body: Body, author: number, seq:
   }
   if (after.phase === OVER) return [toAudit(next, RESULT_ENDING), events];
   if (after.bout !== rules.bout) {
-    next = { ...next, playedAt: [] };
+    next = { ...next, playEntries: [] };
     const draws = after.draws;
     if (draws.length > 0) {
       const owner = [...next.owner];
@@ -598,26 +601,35 @@ function play(ctx: GameContext, snap: Snapshot, body: Body, author: number, seq:
   return [next, events];
 }
 
-/** R-PEER-35: the verdict of an accepted challenge, from the state before it. */
+/** R-PEER-35: the play the challenger saw on the table, judged (from the state before the challenge): caught if
+ * it broke the rules when played. */
 function verdict(
   before: State,
   action: Extract<Action, { kind: "challenge" }>,
   seq: number,
-  playedAt: readonly (readonly [number, number])[],
+  seen: number | null,
+  playEntries: readonly number[],
 ): Verdict {
-  const caught = ((before.cheats >> BigInt(action.card)) & 1n) === 1n;
-  const playEntry = playedAt.find(([c]) => c === action.card)?.[1] ?? -1;
-  let author = -1;
-  for (const [card, who] of before.plays) if (card === action.card) author = who;
+  const index = playAt(before, action.card, seen);
+  const rec = before.plays[index] as Played;
   return {
     kind: "verdict",
     challenger: action.seat,
     card: action.card,
-    author,
-    caught,
-    playEntry,
+    author: rec.author,
+    caught: (rec.marks & CHEAT) !== 0,
+    playEntry: playEntries[index] ?? -1,
     challengeEntry: seq,
+    takenBack: rec.removed !== ON_TABLE,
   };
+}
+
+/** The seq of the entry that put `card` on the table, if it lies there now in the cheating variant (-1 if not):
+ * what a Challenge of it signed now names (R-PEER-35). */
+export function tablePlayEntry(snap: Snapshot, card: number): number {
+  if (snap.rules === null) return -1;
+  const index = playAt(snap.rules, card);
+  return index >= 0 ? (snap.playEntries[index] ?? -1) : -1;
 }
 
 // -- aborts, the audit and the result (8.12) -----------------------------------------------------------------------

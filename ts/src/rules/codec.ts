@@ -6,7 +6,7 @@ import { deck as canonicalDeck, suitOf } from "../cards";
 import { bit, has } from "./bits";
 import { RuleError } from "./errors";
 import { Options, TEAM_KINDS } from "./options";
-import { FORMAT_VERSION, NONE8, OVER, type PlayRecord, State, encodeState } from "./state";
+import { FORMAT_VERSION, NONE8, ON_TABLE, OVER, type Played, State, encodeState } from "./state";
 import { SUIT_MASK } from "./tables";
 
 class Reader {
@@ -122,12 +122,15 @@ export function decodeState(data: Uint8Array): State {
   st.honest = r.u8();
   st.cheats = r.u64();
   st.cleared = r.u64();
-  const plays: PlayRecord[] = [];
+  const plays: Played[] = [];
   for (let i = r.u8(); i > 0; i--) {
-    const [card, author, attacker, defender, ptaken, passed] = [r.u8(), r.u8(), r.u8(), r.u8(), r.u8(), r.u8()];
+    const [card, author, marks] = [r.u8(), r.u8(), r.u8()];
+    const [placed, removed] = [r.u32(), r.u32()];
+    const [attacker, defender, ptaken] = [r.u8(), r.u8(), r.u8()];
     const shown = r.u64();
     const [attacks, beats] = r.cardsAndBeats();
-    plays.push([card, author, [attacker, defender, ptaken !== 0, passed, shown, attacks, beats]]);
+    const before = [attacker, defender, ptaken !== 0, shown, attacks, beats] as const;
+    plays.push({ card, author, before, placed, removed: removed === 0xffffffff ? ON_TABLE : removed, marks });
   }
   st.plays = plays;
   const draws: [number, number][] = [];

@@ -10,11 +10,13 @@ import type { Action } from "./actions";
 import { bit, cardsOf, has, highestBit, lowestBit, popcount, popcount32 } from "./bits";
 import { RuleError } from "./errors";
 import { HAND_SIZE } from "./options";
-import { DECLARING, OVER, PLAYING, type Snapshot, type State } from "./state";
+import { CAUGHT, CHEAT, CLEARED, DECLARING, ON_TABLE, OVER, PLAYING, type Played, type Snapshot, type State, layAt } from "./state";
 import { BEATERS, SAME_RANK, lowBits, ranksSpread } from "./tables";
 
 /** Actions that count only if their author had seen the newest table change (R-RULES-17). */
-export const STALE_SENSITIVE: ReadonlySet<Action["kind"]> = new Set(["pass", "take", "transfer", "show", "challenge"]);
+/** Actions that count only if their author had seen the newest table change (R-RULES-17); a challenge is judged
+ * against the table its author saw instead (R-RULES-30). */
+export const STALE_SENSITIVE: ReadonlySet<Action["kind"]> = new Set(["pass", "take", "transfer", "show"]);
 
 // -- small helpers -------------------------------------------------------------------------------------------------
 
@@ -70,11 +72,14 @@ export function makePublic(st: State, seat: number, card: number): void {
 }
 
 function snapshot(st: State): Snapshot {
-  return [st.attacker, st.defender, st.taken, st.passed, st.shown, st.attacks, st.beats];
+  return [st.attacker, st.defender, st.taken, st.shown, st.attacks, st.beats];
 }
 
+/** Called just before the card goes down, so it lies on the table from the next table version on. */
 function recordPlay(st: State, card: number, seat: number, cheat: boolean): void {
-  st.plays = [...st.plays, [card, seat, snapshot(st)]];
+  const rec: Played = { card, author: seat, before: snapshot(st), placed: st.tableVersion + 1, removed: ON_TABLE,
+    marks: cheat ? CHEAT : 0 };
+  st.plays = [...st.plays, rec];
   if (cheat) st.cheats |= bit(card);
 }
 
@@ -410,46 +415,72 @@ function pass(st: State, a: Extract<Action, { kind: "pass" }>): void {
   maybeEndBout(st);
 }
 
-/** [index in plays, author] of a card on the table. */
-function authorOf(st: State, card: number): [number, number] {
-  const index = st.plays.findIndex(([c]) => c === card);
-  const record = st.plays[index];
-  if (record === undefined) throw new Error("a card on the table has a play record");
-  return [index, record[1]];
+/** The index in `state.plays` of the play that put `card` on the table as it was at table version `seen` (null:
+ * now), or -1 if the card did not lie there then. A card lies on the table at most once at a time. */
+export function playAt(state: State, card: number, seen: number | null = null): number {
+  const version = seen === null ? state.tableVersion : seen;
+  for (let i = state.plays.length - 1; i >= 0; i--) {
+    const rec = state.plays[i] as Played;
+    if (rec.card === card && layAt(rec, version)) return i;
+  }
+  return -1;
 }
 
-function challenge(st: State, a: Extract<Action, { kind: "challenge" }>): void {
+/** Had an author who saw table version `seen` seen the table of this bout (R-RULES-17)? The current version, or
+ * any version since the bout's first card (which is never taken back: an opening card is never a cheat). */
+export function seenThisBout(state: State, seen: number): boolean {
+  const first = state.plays[0];
+  return seen === state.tableVersion || (seen < state.tableVersion && first !== undefined && seen >= first.placed);
+}
+
+/** R-RULES-30: judge the play that lay on the table as the challenger saw it (at table version `seen`). A cheat
+ * still on the table rolls the bout back; a cheat a rollback has taken back already is caught all the same. */
+function challenge(st: State, a: Extract<Action, { kind: "challenge" }>, seen: number | null): void {
   const seat = a.seat;
   if (!st.options.cheating) throw new RuleError("cheating-disabled", "challenges belong to the cheating variant");
   const card = checkCard(st, a.card);
-  if (!has(st.table, card)) throw new RuleError("not-on-table", "only a card on the table can be challenged");
-  const [index, author] = authorOf(st, card);
-  if (author === seat) throw new RuleError("own-card", "a seat does not challenge its own card");
-  if (has(st.cleared, card)) throw new RuleError("already-cleared", "that card was challenged and found honest");
-  if (has(st.cheats, card)) {
-    rollBack(st, index);
-    st.honest |= 1 << author;
+  if ((seen === null || seen === st.tableVersion) && (st.passed >> seat) & 1) {
+    throw new RuleError("already-passed", "a pass on this table said: nothing to challenge");
+  }
+  const index = playAt(st, card, seen);
+  if (index < 0) throw new RuleError("not-on-table", "only a card on the table can be challenged");
+  const rec = st.plays[index] as Played;
+  if (rec.author === seat) throw new RuleError("own-card", "a seat does not challenge its own card");
+  if (rec.marks & CLEARED) throw new RuleError("already-cleared", "that card was challenged and found honest");
+  if (rec.marks & CAUGHT) throw new RuleError("already-caught", "that card was challenged and caught");
+  if (rec.marks & CHEAT) {
+    if (rec.removed === ON_TABLE) rollBack(st, index);
+    mark(st, index, CAUGHT);
+    st.honest |= 1 << rec.author;
   } else {
-    st.cleared |= bit(card);
+    mark(st, index, CLEARED);
+    if (rec.removed === ON_TABLE) st.cleared |= bit(card);
     st.honest |= 1 << seat;
   }
 }
 
-/** The bout returns to just before play number `index`; that card and every later one go back, known to all. */
+function mark(st: State, index: number, m: number): void {
+  const rec = st.plays[index] as Played;
+  st.plays = st.plays.map((r, i) => (i === index ? { ...rec, marks: rec.marks | m } : r));
+}
+
+/** The bout returns to just before play number `index`; that card and every later one still on the table go
+ * back, known to all. Their records stay (marked as taken back at the new table version). */
 function rollBack(st: State, index: number): void {
-  const returned = st.plays.slice(index);
-  const [attacker, defender, taken, passed, shown, attacks, beats] = (returned[0] as readonly [number, number, Snapshot])[2];
+  const [attacker, defender, taken, shown, attacks, beats] = (st.plays[index] as Played).before;
+  const version = st.tableVersion + 1;
   const hands = [...st.hands];
-  for (const [card, author] of returned) {
-    hands[author] = (hands[author] as bigint) | bit(card);
-    st.public |= bit(card);
-  }
+  st.plays = st.plays.map((rec, i) => {
+    if (i < index || rec.removed !== ON_TABLE) return rec;
+    hands[rec.author] = (hands[rec.author] as bigint) | bit(rec.card);
+    st.public |= bit(rec.card);
+    return { ...rec, removed: version };
+  });
   st.hands = hands;
-  st.plays = st.plays.slice(0, index);
   st.attacker = attacker;
   st.defender = defender;
   st.taken = taken;
-  st.passed = passed;
+  st.passed = 0; // a table change like any other: a restored pass would let the bout end over a challenge on its way
   st.shown = shown;
   st.attacks = attacks;
   st.beats = beats;
@@ -459,11 +490,12 @@ function rollBack(st: State, index: number): void {
   st.table = table;
   st.cheats &= table;
   st.cleared &= table;
-  st.tableVersion += 1;
+  st.tableVersion = version;
 }
 
 /** The state after `action`. `seen`: the table version the author had seen, checked for passes, takes,
- * transfers, shown trumps and challenges (null: do not check). Throws RuleError; `state` is never changed. */
+ * transfers and shown trumps; a challenge is judged against the table at `seen` (null: the current table, no
+ * check). Throws RuleError; `state` is never changed. */
 export function apply(state: State, action: Action, seen: number | null = null): State {
   if (state.phase === OVER) throw new RuleError("game-over", "the game is over");
   const seat = action.seat;
@@ -475,8 +507,13 @@ export function apply(state: State, action: Action, seen: number | null = null):
   } else if (!((state.inGame >> seat) & 1)) {
     throw new RuleError("seat-out", `seat ${seat} is out of the game`);
   }
-  if (seen !== null && seen !== state.tableVersion && STALE_SENSITIVE.has(action.kind)) {
-    throw new RuleError("stale-action", `seen table version ${seen}, now ${state.tableVersion}`);
+  if (seen !== null && seen !== state.tableVersion) {
+    if (STALE_SENSITIVE.has(action.kind)) {
+      throw new RuleError("stale-action", `seen table version ${seen}, now ${state.tableVersion}`);
+    }
+    if (action.kind === "challenge" && !seenThisBout(state, seen)) {
+      throw new RuleError("stale-action", `seen table version ${seen}, before this bout's table`);
+    }
   }
   const next = state.copy();
   switch (action.kind) {
@@ -502,7 +539,7 @@ export function apply(state: State, action: Action, seen: number | null = null):
       pass(next, action);
       break;
     case "challenge":
-      challenge(next, action);
+      challenge(next, action, seen);
       break;
     default:
       throw new RuleError("bad-action", "not an action");
@@ -541,7 +578,7 @@ export function legalActions(st: State, seat: number | null = null): Action[] {
   }
   const throwable = ranksSpread(st.table);
   const own: bigint[] = new Array<bigint>(st.n).fill(0n);
-  if (cheating) for (const [c, author] of st.plays) own[author] = (own[author] as bigint) | bit(c);
+  if (cheating) for (const { card: c, author } of st.plays) own[author] = (own[author] as bigint) | bit(c);
   for (let s = 0; s < st.n; s++) {
     if (!((seats >> s) & 1)) continue;
     const possible = possibleOf(s);
@@ -571,8 +608,9 @@ export function legalActions(st: State, seat: number | null = null): Action[] {
       }
       if (unbeaten) out.push({ kind: "take", seat: s });
     }
-    if (cheating) {
-      if (!((st.passed >> s) & 1)) out.push({ kind: "pass", seat: s });
+    if (cheating && !((st.passed >> s) & 1)) {
+      // a pass says "I challenge nothing" until the table changes
+      out.push({ kind: "pass", seat: s });
       for (const card of cardsOf(st.table & ~st.cleared & ~(own[s] as bigint))) out.push({ kind: "challenge", seat: s, card });
     }
   }

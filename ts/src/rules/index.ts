@@ -3,7 +3,7 @@
 
 export * from "./actions";
 export * from "./codec";
-export { STALE_SENSITIVE, apply, askedCard, legalActions, nextOpponent, openTrumps } from "./engine";
+export { STALE_SENSITIVE, apply, askedCard, legalActions, nextOpponent, openTrumps, playAt, seenThisBout } from "./engine";
 export * from "./errors";
 export * from "./knowledge";
 export * from "./options";

@@ -18,11 +18,37 @@ export const PLAYING = 1;
 export const OVER = 2;
 export const PHASE_NAMES = ["declaring", "playing", "over"] as const;
 
-/** The bout just before a card of the cheating variant was played: attacker, defender, taken, passed, shown,
- * attacks, beats. */
-export type Snapshot = readonly [number, number, boolean, number, bigint, readonly number[], readonly number[]];
-/** [card, author, the snapshot before it] */
-export type PlayRecord = readonly [number, number, Snapshot];
+/** The bout just before a card of the cheating variant was played (a rollback returns to it; the passes are not
+ * kept, a rollback cancels them as every table change does): attacker, defender, taken, shown, attacks, beats. */
+export type Snapshot = readonly [number, number, boolean, bigint, readonly number[], readonly number[]];
+
+/** Marks of a play record. */
+export const CHEAT = 1;
+export const CLEARED = 2;
+export const CAUGHT = 4;
+/** Played.removed of a card that still lies on the table */
+export const ON_TABLE = -1;
+
+/** One card put on the table in a bout of the cheating variant (a play, a beat or a transfer), kept for the rest
+ * of the bout, also after a rollback took it back: a challenge is judged against the table its signer saw
+ * (SPEC R-RULES-30), so the record says when the card lay there and what it was. */
+export interface Played {
+  readonly card: number;
+  readonly author: number;
+  /** the bout just before it (the rollback's target if it is caught) */
+  readonly before: Snapshot;
+  /** the table version at which it came to lie on the table */
+  readonly placed: number;
+  /** the table version at which a rollback took it back, ON_TABLE while it lies there */
+  readonly removed: number;
+  /** CHEAT (it broke the rules when played), CLEARED (challenged, honest), CAUGHT (challenged, a cheat) */
+  readonly marks: number;
+}
+export type PlayRecord = Played;
+
+/** Did the card of `rec` lie on the table at table version `version`? */
+export const layAt = (rec: Played, version: number): boolean =>
+  rec.placed <= version && (rec.removed === ON_TABLE || version < rec.removed);
 
 export class State {
   options!: Options;
@@ -201,8 +227,10 @@ export function encodeState(st: State): Uint8Array {
   w.u8(st.taken ? 1 : 0).u8(st.passed).u64(st.shown).u32(st.tableVersion).u8(st.defended ? 1 : 0).u8(st.honest);
   w.u64(st.cheats).u64(st.cleared);
   w.u8(st.plays.length);
-  for (const [card, author, [attacker, defender, taken, passed, shown, attacks, beats]] of st.plays) {
-    w.u8(card).u8(author).u8(attacker).u8(defender).u8(taken ? 1 : 0).u8(passed).u64(shown);
+  for (const { card, author, before, placed, removed, marks } of st.plays) {
+    const [attacker, defender, taken, shown, attacks, beats] = before;
+    w.u8(card).u8(author).u8(marks).u32(placed).u32(removed === ON_TABLE ? 0xffffffff : removed);
+    w.u8(attacker).u8(defender).u8(taken ? 1 : 0).u64(shown);
     w.cards(attacks);
     for (const b of beats) w.u8(b);
   }
