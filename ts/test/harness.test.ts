@@ -6,6 +6,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { toHex } from "../src/bytes";
 import { MemoryTable, intSeededRng, playRandomGame, randomChooser } from "../src/peer/harness";
+import type { Identity } from "../src/crypto/identity";
+import { sha256 } from "../src/log/faults";
+import { signReceipt } from "../src/log/receipts";
+import { Sequencer } from "../src/log/sequencer";
 import type { Peer } from "../src/peer/peer";
 import { resultJson, verdictJson } from "../src/peer/verify";
 import { Options } from "../src/rules";
@@ -67,13 +71,14 @@ test("over the mesh: a seat locks on the lock it heard directly, and sends its k
   assert.equal(table.entries.length, 8);
 });
 
-test("TypeScript seats play transcript-valid.json's silent24x3 byte for byte: receipts kept, a claim carries the accused's receipt, attested and proven (R-PEER-38a, R-PEER-38b)", () => {
+test("TypeScript seats play transcript-valid.json's silent24x3 byte for byte: receipts kept, a claim carries the accused's receipt, attested and proven (R-PEER-38a, R-PEER-38b); on a copy, the audit waits for receipts (R-PEER-38c)", () => {
   const base = validCase("silent24x3");
   const table = MemoryTable.create(new Options({ deck: 24, players: 3 }), 12);
   const rng = intSeededRng(12 + 77);
   table.run(Array.from({ length: 3 }, () => randomChooser(rng)), rng, (t) => t.peers[0]?.phase === "deal-keys");
   const [a, b, c] = table.peers as [Peer, Peer, Peer];
   table.submit(a.protocolMove() as Uint8Array);
+  auditWaitsForReceipts(table);
   assert.notEqual(a.coveringReceipt(1), null, "seat 0 holds seat 1's receipt of the chain the game stands at");
   table.submit(a.abort(1, "silent-seat"));
   table.submit(c.abort(1, "silent-seat"));
@@ -82,3 +87,25 @@ test("TypeScript seats play transcript-valid.json's silent24x3 byte for byte: re
   assert.equal(toHex(table.transcript()), base.input);
   for (const peer of [a, b, c]) assert.deepEqual(resultJson(peer.result), base.expected.result);
 });
+
+/** R-PEER-38c, on a copy of a 3-seat table in deal-keys: the host leaves; seat 2's audit waits for seat 1's receipt
+ * of the end of play, goes out on it, and never goes out once seat 1 has signed another head at that length. */
+function auditWaitsForReceipts(table: MemoryTable): void {
+  const genesis = table.genesis;
+  const peers = table.peers.map((p) => p.clone());
+  const copy = new MemoryTable(table.genesisBytes, genesis, table.identities, peers, new Sequencer(genesis, table.identities[0] as Identity, table.entries));
+  copy.receipts = false;
+  const [a, b, c] = peers as [Peer, Peer, Peer];
+  copy.submit(a.abort(0, "leaving"));
+  assert.equal(c.phase, "audit");
+  const end = c.chain.length;
+  assert.equal(c.endedAt, end);
+  const forkedCopy = c.clone();
+  assert.deepEqual(c.auditGate(), { open: false, waiting: [1], forked: null }, "seat 1's receipts lag the end of play");
+  assert.equal(c.keepReceipt(b.receipt(), 1), 1);
+  assert.deepEqual(c.auditGate(), { open: true, waiting: [], forked: null });
+  const otherHead = sha256(Uint8Array.of(1));
+  const forged = signReceipt(table.identities[1] as Identity, genesis.hash, 1, end, otherHead);
+  assert.equal(forkedCopy.keepReceipt(forged, 1), 1);
+  assert.deepEqual(forkedCopy.auditGate(), { open: false, waiting: [], forked: 1 }, "seat 1 signed another chain");
+}

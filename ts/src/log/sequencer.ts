@@ -40,15 +40,18 @@ export class Sequencer {
   private readonly rejected = new Map<string, Rejected>();
   private readonly rejectedMoves = new Map<string, Uint8Array>();
 
+  /** `entries`: the host's own log so far, to resume from (each is checked again). */
   constructor(
     genesis: VerifiedGenesis,
     private readonly host: Identity,
+    entries: readonly Uint8Array[] = [],
   ) {
     if (!equal(host.public, genesis.publicKey(genesis.host))) {
       throw new LocalError("not-host", "this identity is not the host seat of the genesis");
     }
     this.chain = new ChainFollower(genesis);
-    this.spent = new Array<number>(genesis.seats).fill(0);
+    for (const entry of entries) this.chain.accept(entry);
+    this.spent = Array.from({ length: genesis.seats }, (_, s) => this.chain.lastCounter(s));
   }
 
   get genesis(): VerifiedGenesis {

@@ -19,7 +19,8 @@ import { LocalError, PeerFault } from "../errors";
 import { ChainFollower, type VerifiedEntry } from "../log/chain";
 import type { VerifiedGenesis } from "../log/genesis";
 import { type SignedMove, authenticateMove, signMove, uncheckedData, verifyReject } from "../log/moves";
-import { readReceipt, receiptCovers, signReceipt } from "../log/receipts";
+import { LogFault } from "../log/faults";
+import { readReceipt, receiptCovers, signReceipt, verifyReceipt } from "../log/receipts";
 import { type Rng, systemRng } from "../randomness";
 import { type Action, DECLARING, type GameResult, RuleError, type State, askedCard, legalActions } from "../rules";
 import { lowBits } from "../rules/tables";
@@ -89,6 +90,14 @@ export interface PeerSeat {
   readonly rng?: Rng;
 }
 
+/** Peer.auditGate: `open` (our audit may go out), the seats whose matching receipt we still wait for, and `forked`:
+ * a seat whose signed receipt names another head at a length of our chain (the host equivocated), or null. */
+export interface AuditGate {
+  readonly open: boolean;
+  readonly waiting: readonly number[];
+  readonly forked: number | null;
+}
+
 const isFault = (exc: unknown): exc is PeerFault | RuleError => exc instanceof PeerFault || exc instanceof RuleError;
 
 /** See the module comment. `pending` is the one move of ours that is sent but not yet in the log (R-PEER-45). */
@@ -105,6 +114,8 @@ export class Peer {
   pending: Uint8Array | null = null;
   pendingCounter = 0;
   faulted: Faulted | null = null;
+  /** the chain length after the entry that moved the game to the audit (null: not there yet) */
+  endedAt: number | null = null;
   /** the decoded body of the entry receive() applied last (null: it applied none) */
   lastBody: Body | null = null;
   private readonly rng: Rng;
@@ -223,6 +234,7 @@ export class Peer {
       return [this.faulted];
     }
     this.checked.clear();
+    if (this.endedAt === null && checked.snapshot.phase === game.AUDIT) this.endedAt = this.chain.length;
     this.snapshot = checked.snapshot;
     this.lastBody = checked.body;
     const rules = this.snapshot.rules;
@@ -584,6 +596,37 @@ export class Peer {
   receiptLength(seat: number): number | null {
     const held = this.receipts.get(seat);
     return held === undefined || held.length === 0 ? null : (held[held.length - 1] as [number, Uint8Array])[0];
+  }
+
+  /** R-PEER-38c: may our audit go out? Every other seat still in the audit but the host's (and, if `heardOnly`,
+   * only those whose receipts reach us at all) must have sent a receipt of a length from `endedAt` to our chain's
+   * length whose head is on our chain. A checked receipt whose head is not on our chain is the host's equivocation:
+   * the gate names that seat and stays shut. */
+  auditGate(heardOnly = true): AuditGate {
+    const end = this.endedAt;
+    const seat = this.seat;
+    if (end === null || seat === null) return { open: false, waiting: [], forked: null };
+    const chain = this.chain;
+    const waiting: number[] = [];
+    for (const other of game.auditNeeded(this.ctx, this.snapshot)) {
+      if (other === seat || other === this.genesis.host) continue;
+      const held = this.receipts.get(other) ?? [];
+      if (held.length === 0 && heardOnly) continue;
+      if (held.some(([, r]) => receiptCovers(chain, r, other, end, chain.length) !== null)) continue;
+      for (const [length, r] of held) {
+        if (end <= length && length <= chain.length && receiptCovers(chain, r, other, 0, length) === null) {
+          try {
+            verifyReceipt(this.genesis, r);
+          } catch (exc) {
+            if (exc instanceof LogFault) continue;
+            throw exc;
+          }
+          return { open: false, waiting: [], forked: other };
+        }
+      }
+      waiting.push(other);
+    }
+    return { open: waiting.length === 0, waiting, forked: null };
   }
 
   /** The newest receipt of `accused` we hold that proves it held the due length of a claim on it now, or null. */
