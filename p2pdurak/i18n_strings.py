@@ -183,6 +183,7 @@ PHASE_HOST_GAVE_UP = N_("Could not reach the host at {address}. Check the addres
                         "still running, and that no firewall blocks the connection; then join again.")
 PHASE_CATCHING_UP = NP_("Catching up: {n} move to check…", "Catching up: {n} moves to check…")
 PHASE_PLAYER_DISCONNECTED = N_("{player} lost the connection; waiting for them to come back.")
+PHASE_PLAYER_BACK = N_("{player} is back.")
 # Translators: this seat could not open its direct connection to another player's machine (9.11).
 PHASE_MESH_UNLINKED = N_("No direct connection to {player} (a firewall?): the host could hide their moves from you.")
 # Translators: the host neither logged nor refused a move this seat saw (R-GAME-17); the game stops here.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 from pathlib import Path
 
 HostResult = tuple[bytes, str, dict[str, object], Path]
@@ -50,18 +52,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from p2pdurak import i18n
     from p2pdurak.crypto.identity import profile_dir
-    from p2pdurak.netgame.cli_support import resume_command
+    from p2pdurak.netgame.cli_support import interrupted_line, resume_command
     from p2pdurak.netgame.profile_lock import lock_profile
     from p2pdurak.netgame.store import GAMES_DIR, GameFileError, check_writable
 
     i18n.install(args.lang)
     profile = profile_dir(args.profile)
     check_writable(profile / GAMES_DIR)  # before anyone is seated, not at the genesis's record
+    since = time.time()
     try:
         with lock_profile(profile):  # one seat per profile (one key) at a time
             return _run(args)
     except GameFileError as exc:  # a full disk: one line that says nothing is lost, and the command that carries on
         raise exc.with_command(resume_command(args)) from exc
+    except KeyboardInterrupt:  # Ctrl-C in a game: say how to come back to it
+        line = interrupted_line(args, profile, "host", since)
+        if line is None:
+            raise
+        print(f"p2pdurak: {line}", file=sys.stderr)
+        return 130
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -60,17 +62,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from p2pdurak.crypto.identity import profile_dir
-    from p2pdurak.netgame.cli_support import resume_command
+    from p2pdurak.netgame.cli_support import interrupted_line, resume_command
     from p2pdurak.netgame.profile_lock import lock_profile
     from p2pdurak.netgame.store import GAMES_DIR, GameFileError, check_writable
 
     profile = profile_dir(args.profile)
     check_writable(profile / GAMES_DIR)  # before we take a seat, not at our first record (then we could only stop)
+    since = time.time()
     try:
         with lock_profile(profile):  # one seat per profile (one key) at a time
             return _run(args, profile)
     except GameFileError as exc:  # a full disk: one line that says nothing is lost, and the command that carries on
         raise exc.with_command(resume_command(args)) from exc
+    except KeyboardInterrupt:  # Ctrl-C in a game: say how to come back to it
+        line = interrupted_line(args, profile, "join", since)
+        if line is None:
+            raise
+        print(f"p2pdurak: {line}", file=sys.stderr)
+        return 130
 
 
 def _run(args: argparse.Namespace, profile: Path) -> int:

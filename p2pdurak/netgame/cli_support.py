@@ -79,6 +79,29 @@ def resume_command(args: argparse.Namespace) -> str:
     return shlex.join(["p2pdurak", *argv, *([] if "--resume" in argv else ["--resume"])])
 
 
+def interrupted_line(args: argparse.Namespace, profile: Path, role: str, since: float) -> str | None:
+    """After Ctrl-C: how to carry on, if this run's seat had a game under way (its file written since `since`, the
+    game not over); None otherwise (nothing to carry on: the lobby, or a finished game)."""
+    from p2pdurak.netgame.store import latest_game_file, load_seat
+
+    try:
+        path = latest_game_file(profile, role)
+        saved = load_seat(path)
+    except (LocalError, OSError):
+        return None
+    if path.stat().st_mtime < since or saved.genesis is None:
+        return None
+    try:
+        from p2pdurak.peer.verify import verify_transcript_bytes
+
+        if verify_transcript_bytes(saved.transcript(), require_proofs=False).result is not None:
+            return None  # the game is over: there is nothing to carry on
+    except DurakError:
+        pass
+    return (f"interrupted; the game is saved in {path.parent} and goes on without you for now: to carry on, run "
+            f"{resume_command(args)} (the others wait for you as long as their time-out allows)")
+
+
 def result_line(data: bytes, *, require_proofs: bool = True) -> tuple[str, dict[str, object]]:
     """A one-line summary and the verifier's JSON report of a transcript (`require_proofs=False`: a benchmark game
     without shuffle proofs, replayed as such; `p2pdurak verify` still refuses it)."""

@@ -34,6 +34,7 @@ HOST_NOT_A_TABLE = "host-not-a-table"
 RECONNECTED = "reconnected"
 CATCHING_UP = "catching-up"  # total = entries to check
 PLAYER_DISCONNECTED = "player-disconnected"  # done = seat
+PLAYER_BACK = "player-back"  # done = seat (it came back after PLAYER_DISCONNECTED)
 CENSORED_MOVE = "censored-move"  # done = the seat whose move the host hid, total = the time-out in seconds
 FALSE_REJECT = "false-reject"  # the host refused our valid move (R-GAME-22); text = why it was valid
 SILENT_HOST = "silent-host"  # the game waited on the host too long (R-GAME-21); total = seconds
@@ -52,6 +53,7 @@ PROGRESS_KINDS = (
     RECONNECTED,
     CATCHING_UP,
     PLAYER_DISCONNECTED,
+    PLAYER_BACK,
     CENSORED_MOVE,
     FALSE_REJECT,
     SILENT_HOST,

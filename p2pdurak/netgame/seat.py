@@ -169,6 +169,8 @@ class SeatRunner:
         self.entries: list[bytes] = []
         self.seat: int | None = None
         self.table_code = ""
+        # the entries a resumed seat replayed from its file: (index, events, view before, view after)
+        self.replayed: list[tuple[int, list[Event], State | None, State | None]] = []
         self.refusals: list[str] = []
         self.errors: list[str] = []
         self.paused = False  # make no moves (the host holds its seat while it signs an abort; tests silence a seat)
@@ -788,8 +790,11 @@ class SeatRunner:
         if seat is None:
             raise LocalError("not-in-roster", "this identity holds no seat of the saved game")
         peer = Peer(genesis, seat=seat, identity=self.identity, secrets=secrets, rng=self.rng)
-        for entry in saved.entries:
-            peer.receive(entry)
+        self.replayed = []
+        for index, entry in enumerate(saved.entries):
+            before = peer.rules
+            events = peer.receive(entry)
+            self.replayed.append((index, events, before, peer.rules))  # the game so far, for the person's log
         last = None
         for move_bytes in saved.moves:
             move = authenticate_move(genesis, move_bytes)

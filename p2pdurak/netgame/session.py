@@ -32,6 +32,7 @@ class NetSession:
         self._changes: list[ui.Change] = []
         self._changed = trio.Event()
         self._reconnects = 0
+        self._history_given = False  # a resumed seat's game so far goes to the screen's log first
         self._links = ui.Links(())
         # where our connections are read from: a joined seat's own; the host sets its server's view (host_links)
         self.links_of: Callable[[], ui.Links] = self._seat_links
@@ -66,6 +67,10 @@ class NetSession:
         await trio.lowlevel.checkpoint()
 
     async def changes(self) -> list[ui.Change]:
+        if not self._history_given and self.runner.peer is not None:
+            self._history_given = True  # (resumed: the moves before, numbered as they were, ahead of the new ones)
+            history = [ui.EntryApplied(i, tuple(ev), b, a) for i, ev, b, a in self.runner.replayed]
+            self._changes = [*history, *self._changes]
         while not self._changes:
             await self._changed.wait()
             self._changed = trio.Event()
@@ -108,6 +113,8 @@ class NetSession:
             self._push(ui.Progress(ui.RECONNECTED))
         elif event.kind == "left" and event.seat is not None and event.seat != self.runner.seat and self._playing():
             self._push(ui.Progress(ui.PLAYER_DISCONNECTED, done=event.seat))
+        elif event.kind == "joined" and event.seat is not None and event.seat != self.runner.seat and self._playing():
+            self._push(ui.Progress(ui.PLAYER_BACK, done=event.seat))  # (the host's view: that seat is back)
 
     def _seat_links(self) -> ui.Links:
         client = self.runner.client

@@ -168,7 +168,12 @@ class GameApp:
             self._say(host_refusal_text(change, self.session.peer.rules, self.names), error=True)
         elif isinstance(change, Progress):
             text = progress_text(change, self.names)
-            if change.kind in (sess.TABLE_CODE, sess.INVITE):
+            if change.kind in (sess.WAITING_FOR_PLAYERS, sess.CONFIRM_START):
+                return  # lobby news (a resumed seat's Seated): the game's own status says whose move it is
+            if change.kind in (sess.RECONNECTED, sess.PLAYER_BACK):
+                self.net_progress = None
+                self._say(text)
+            elif change.kind in (sess.TABLE_CODE, sess.INVITE):
                 self._say(text)
             elif change.kind in (sess.CENSORED_MOVE, sess.FALSE_REJECT, sess.SILENT_HOST):
                 self._say(text, error=True)

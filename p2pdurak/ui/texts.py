@@ -277,6 +277,8 @@ def progress_text(progress: Progress, names: Names) -> str:
         return format_plural(S.PHASE_CATCHING_UP, progress.total)
     if kind == sess.PLAYER_DISCONNECTED:
         return _(S.PHASE_PLAYER_DISCONNECTED).format(player=names(progress.done))
+    if kind == sess.PLAYER_BACK:
+        return _(S.PHASE_PLAYER_BACK).format(player=names(progress.done))
     if kind == sess.MESH_UNLINKED:
         return _(S.PHASE_MESH_UNLINKED).format(player=names(progress.done))
     if kind == sess.CENSORED_MOVE:

@@ -182,8 +182,12 @@ class WebTable:
         elif isinstance(change, Refused):
             self.message = (host_refusal_text(change, self.session.peer.rules, self.names), True)
         elif isinstance(change, Progress):
+            if change.kind in IN_GAME_QUIET:
+                return  # (a resumed seat's Seated says "waiting for players" while the game waits on it)
+            if change.kind in (sess.RECONNECTED, sess.PLAYER_BACK):
+                self.net_progress = None  # the line that said what was wrong goes; the status says whose move
             if change.kind in (sess.TABLE_CODE, sess.INVITE, sess.CENSORED_MOVE, sess.FALSE_REJECT,
-                               sess.SILENT_HOST, sess.MESH_UNLINKED):
+                               sess.SILENT_HOST, sess.MESH_UNLINKED, sess.RECONNECTED, sess.PLAYER_BACK):
                 self.notice = [*self.notice[-4:], change]
             else:
                 self.net_progress = change
@@ -438,6 +442,9 @@ class WebTable:
             "download": f"/transcript/{self.game_number}",
             "next": self.offer_next_game,
         }
+
+
+IN_GAME_QUIET = (sess.WAITING_FOR_PLAYERS, sess.CONFIRM_START)  # lobby news, not the game's
 
 
 def _label(action: dict[str, Any], view: State) -> str:
