@@ -52,6 +52,11 @@ def unread(process: subprocess.Popen[str]) -> str:
     return _UNREAD.pop(process.pid, b"").decode(errors="replace")
 
 
+def home_name(i: int) -> str:
+    """The name the join in home i plays under (the report's players name the seat each home got)."""
+    return f"Home{i}"
+
+
 @dataclass
 class Seat:
     process: subprocess.Popen[str]
@@ -88,10 +93,10 @@ class LabTable:
         self.host = Seat(host)
         self.link = read_until(host, "invite link: ", 30)[-1].split(": ", 1)[1].strip()
         self.joined_at = time.perf_counter()
-        for i in range(1, seats):
+        for i in range(1, seats):  # (all at once: which seat a home gets depends on who sits down first)
             self.joins.append(Seat(self.start(
-                [*PYTHON, "join", self.link, *SEAT, "--profile", str(self.tmp / f"s{i}"), "--out",
-                 str(self.tmp / f"s{i}.dlog"), *join_args], self.lab.homes[i])))
+                [*PYTHON, "join", self.link, *SEAT, "--name", home_name(i), "--profile", str(self.tmp / f"s{i}"),
+                 "--out", str(self.tmp / f"s{i}.dlog"), *join_args], self.lab.homes[i])))
 
     def finish(self, timeout: float) -> None:
         """Wait for every seat's process (a join that fails stops the host: the table cannot finish)."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.natlab.lab import nat_lab, skip_reason
-from tests.natlab.lab_table import PYTHON, LabTable, lab_table, read_until
+from tests.natlab.lab_table import PYTHON, LabTable, home_name, lab_table, read_until
 
 pytest.importorskip("libp2p", reason="libp2p is not installed (pip install -e '.[p2p]')")
 _SKIP = skip_reason()
@@ -72,14 +72,14 @@ def test_natlab_symmetric_nats_keep_the_relay(tmp_path: Path) -> None:
 
 
 def test_natlab_a_relay_that_drops_a_seats_traffic_mid_game_ends_it_cleanly(tmp_path: Path) -> None:
-    """The relay stops passing anything of seat 2 once the game runs: as when a host censors, the time-outs end it.
-    The host and seat 1 time seat 2 out (both clocks agree: an attested silent-seat claim naming seat 2, which
-    verifies, but seat 2's receipts were cut off too, so it proves no silence and the game ends without a result);
-    seat 2, cut off, ends on its own time-outs: waiting on the host, with a signed accusation of it (silent-host or
+    """The relay stops passing anything of home 2's seat once the game runs: as when a host censors, the time-outs
+    end it. The host and the other seat time it out (both clocks agree: an attested silent-seat claim naming it,
+    which verifies, but its receipts were cut off too, so it proves no silence and the game ends without a result);
+    the seat cut off ends on its own time-outs: waiting on the host, with a signed accusation of it (silent-host or
     censored-move, as against a host that stalls or censors: tests/adversarial), else by giving up in one line (its
-    seat file keeps the game for --resume)."""
+    seat file keeps the game for --resume). Home 2 gets seat 1 or 2, whichever home sat down first."""
     timeouts = ["--move-timeout", "4"]
-    # home 2 behind a symmetric NAT: no punch gets through to seat 2, so the relay carries all of its traffic
+    # home 2 behind a symmetric NAT: no punch gets through to its seat, so the relay carries all of its traffic
     with nat_lab(3, random_ports=(2,)) as lab, lab_table(lab, tmp_path) as table:
         table.open(3, host_args=timeouts,
                    join_args=[*timeouts, "--censor-timeout", "4", "--host-timeout", "6", "--idle-timeout", "4",
@@ -92,21 +92,23 @@ def test_natlab_a_relay_that_drops_a_seats_traffic_mid_game_ends_it_cleanly(tmp_
         assert table.host.process.returncode == 0, host_out + table.host.err[-3000:]
         report = json.loads(host_out.strip().splitlines()[-1])["report"]
         assert report["how"] == "abort", (report, lab.relay_drops_counted())
-        # seat 2's receipts cannot reach anyone either, so the claim both clocks sign is not proven (R-PEER-38b): the
-        # game ends without a result, naming seat 2 as the seat that stopped answering, and nobody loses by it
-        cut_off = [claim for claim in report["claims"] if claim["accused"] == 2 and claim["effect"] == "no-result"]
+        # the cut seat's receipts cannot reach anyone either, so the claim both clocks sign is not proven (R-PEER-38b):
+        # the game ends without a result, naming it as the seat that stopped answering, and nobody loses by it
+        cut = report["players"].index(home_name(2))
+        cut_off = [claim for claim in report["claims"] if claim["accused"] == cut and claim["effect"] == "no-result"]
         assert cut_off and report["result"]["durak"] is None and report["result"]["forfeit"] is None, report
-        seat1, seat2 = table.joins
-        assert seat1.process.returncode == 0, seat1.err[-3000:]
+        assert cut_off[0]["signers"] == [0, 3 - cut], report
+        home1, home2 = table.joins
+        assert home1.process.returncode == 0, home1.err[-3000:]
         assert table.transcript("s1").read_bytes() == table.transcript("h").read_bytes()
         check = _verify(table.transcript("h"))
-        assert "silent" in check.stdout, check.stdout + check.stderr
+        assert f"named {home_name(2)}" in check.stdout and "silent" in check.stdout, check.stdout + check.stderr
         # the seat the relay cut off ended by itself on its time-outs: waiting on the host, it accused the host in
         # its transcript (as against a host that stalls or censors); else it gave up in one line
-        assert seat2.process.returncode != 0 and "Traceback" not in seat2.err, seat2.out + seat2.err
+        assert home2.process.returncode != 0 and "Traceback" not in home2.err, home2.out + home2.err
         if table.transcript("s2").exists():
             accused = _verify(table.transcript("s2"))
             assert re.search(r"^INVALID at entry \d+: \S.* accuses the host, ", accused.stdout, re.M), \
-                accused.stdout + seat2.out
+                accused.stdout + home2.out
         else:
-            assert "cannot reach the host" in seat2.out + seat2.err, seat2.out + seat2.err
+            assert "cannot reach the host" in home2.out + home2.err, home2.out + home2.err
