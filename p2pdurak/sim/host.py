@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import PeerFault
-from p2pdurak.log import Rejected, Sequencer, authenticate_move
+from p2pdurak.log import Rejected, Sequencer, authenticate_move, sha256
 from p2pdurak.log.faults import LogFault
 from p2pdurak.net import messages as m
 from p2pdurak.net.api import SeatInfo
@@ -208,6 +208,11 @@ class SimHost:
         else:
             self.send(seat, m.RelayReject(rejected.reject_bytes))
         return rejected.reject_bytes
+
+    def refusal(self, move: bytes) -> str | None:
+        """The reason of the host's signed Reject of `move`, if its sequencer refused it."""
+        rejected = self.sequencer._rejected.get(sha256(move))
+        return None if rejected is None else rejected.reason
 
     def confirm(self, seat: int, mid: int) -> None:
         """Tell `seat` its move `mid` was taken (whatever became of it)."""

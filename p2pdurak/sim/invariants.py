@@ -34,6 +34,7 @@ class Violation:
     message: str
     seat: int | None = None  # the seat it is about (the honest seat that loses, the liar, the challenger)
     card: int | None = None  # the card it is about (an unjudged challenge's)
+    time: float | None = None  # when it happened (simulated seconds), where that matters (a leak)
 
 
 @dataclass
@@ -198,7 +199,9 @@ def _leaks(table: SimTable) -> list[Violation]:
             continue  # (the bottom card is the face-up trump: every seat publishes its key of it at the deal)
         if learned.main_phase not in PLAY_PHASES:
             continue
+        refused = table.host.refusal(learned.move)
+        how = "never appended" if refused is None else f"refused by the host: {refused}"
         out.append(Violation(LEAK, f"the adversary could read the card at position {p} of honest seat {owner} at "
-                             f"t={learned.time:.2f} (main chain in {learned.main_phase}); the game never opened it",
-                             seat=owner))
+                             f"t={learned.time:.2f} (main chain in {learned.main_phase}) from a {learned.what}, "
+                             f"{how}; the game never opened the card", seat=owner, time=learned.time))
     return out

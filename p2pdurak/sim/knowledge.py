@@ -23,6 +23,8 @@ class Learned:
     time: float
     main_phase: str  # the phase of the main chain (the host's) when the adversary could first read the card
     opened_then: bool  # the card was open on the main chain by then
+    move: bytes  # the move whose key completed it
+    what: str  # that move's kind (its body's type) and author
 
 
 class Knowledge:
@@ -65,7 +67,7 @@ class Knowledge:
         for p in keys:
             if 0 <= p < self.size:
                 self.known[author][p] = True
-                self._check(p, now, main)
+                self._check(p, now, main, move, f"{type(body).__name__} of seat {author}")
 
     def entry(self, entry: bytes, now: float, main: game.Snapshot) -> None:
         try:
@@ -74,8 +76,8 @@ class Knowledge:
             return
         self.move(move, now, main)
 
-    def _check(self, p: int, now: float, main: game.Snapshot) -> None:
+    def _check(self, p: int, now: float, main: game.Snapshot, move: bytes, what: str) -> None:
         if p in self.learned or not all(self.known[s][p] for s in range(self.seats)):
             return
         opened = bool(main.opened) and main.opened[p] != game.NO_CARD
-        self.learned[p] = Learned(p, now, main.phase, opened)
+        self.learned[p] = Learned(p, now, main.phase, opened, move, what)

@@ -431,6 +431,7 @@ class Fork(HostAttack):
         self.after = 20 + self.dice.below(80)
         self.table = table
         self.forked: int | None = None
+        self.forked_at: float | None = None
 
     def start(self, table: SimTable) -> None:
         self.policy.after_append.append(lambda: table.loop.after(0.0, self._watch))  # (once the entry went out)
@@ -451,12 +452,16 @@ class Fork(HostAttack):
         if not isinstance(made, Appended):
             return
         self.policy.withhold[self.victim] = index
+        self.forked_at = self.table.loop.now
         host.send(self.victim, m.Entry(index, made.entry_bytes))
         self.note(self.table, f"the host sends seat {self.victim} another entry {index} (its seat leaves) and "
                   "nothing of the real chain from there")
 
     def found(self, violations: Sequence[Violation]) -> bool:
-        return any(v.invariant in (PROPERTY, LEAK) and v.seat == self.victim for v in violations)
+        """The forked seat loses on the real chain, or the host reads its hand (its audit on the branch)."""
+        forked = self.forked_at if self.forked_at is not None else float("inf")
+        return any(v.invariant == PROPERTY and v.seat == self.victim for v in violations) or any(
+            v.invariant == LEAK and v.seat == self.victim and (v.time or 0.0) >= forked for v in violations)
 
 
 class ChaosSeats(Plan):
