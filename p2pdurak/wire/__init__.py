@@ -33,8 +33,10 @@ from p2pdurak.wire.kinds import (
     token_charset,
 )
 from p2pdurak.wire.schema import REGISTRY, MessageType, Registry, decode, decode_any, decode_one_of, encode, message
+from p2pdurak.wire.tags import DEFINED_TAGS
 
 __all__ = [
+    "DEFINED_TAGS",
     "HASH",
     "MAX_DEPTH",
     "MAX_MESSAGE_SIZE",

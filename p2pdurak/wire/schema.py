@@ -27,6 +27,7 @@ from p2pdurak.wire.canonical import (
     encode_value,
 )
 from p2pdurak.wire.kinds import FieldError, Kind
+from p2pdurak.wire.tags import DEFINED_TAGS
 
 T = TypeVar("T")
 
@@ -45,7 +46,8 @@ class MessageType:
 class Registry:
     """Tags -> message types. One global REGISTRY serves the whole protocol; tests may make their own."""
 
-    def __init__(self) -> None:
+    def __init__(self, defined: frozenset[int] = frozenset()) -> None:
+        self._defined = defined  # tags the specification gives a type, registered here or not (R-WIRE-9)
         self._by_tag: dict[int, MessageType] = {}
         self._by_cls: dict[type, MessageType] = {}
         self._limits: dict[tuple[type, ...], int] = {}  # expected types -> their largest max_size (see _limit)
@@ -108,6 +110,8 @@ class Registry:
             raise FieldError("not an array starting with an unsigned int tag", "not-a-message")
         mt = self._by_tag.get(value[0])
         if mt is None:
+            if value[0] in self._defined:  # a type of a layer this process has not loaded: not the one expected
+                raise FieldError(f"message tag {value[0]} where another type was expected", "unexpected-type")
             raise FieldError(f"unknown message tag {value[0]}", "unknown-type")
         if expected is not None and mt.cls not in expected:
             names = " or ".join(t.__name__ for t in expected)
@@ -167,7 +171,7 @@ class Registry:
             raise DecodeError(exc.reason, exc.message, seat=seat) from None
 
 
-REGISTRY = Registry()
+REGISTRY = Registry(DEFINED_TAGS)
 message = REGISTRY.message
 encode = REGISTRY.encode
 decode = REGISTRY.decode

@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from p2pdurak.wire import (
+    DEFINED_TAGS,
+    REGISTRY,
     Bool,
     Bytes,
     DecodeError,
@@ -30,6 +32,7 @@ from p2pdurak.wire import (
     text_charset,
     token_charset,
 )
+from p2pdurak.wire.kinds import FieldError
 
 schema = Registry()
 
@@ -262,3 +265,28 @@ def test_registration_is_checked() -> None:
         reg.message(200)
         reg.message(200)(One)
     assert [mt.tag for mt in reg.types()] == [1]
+
+
+def test_a_type_of_another_layer_is_unexpected_whatever_is_imported() -> None:
+    """R-WIRE-9: a tag the specification defines is unexpected-type where another type is expected, even in a
+    process that never loaded that layer (here a registry that has none of its types); only an undefined tag, such
+    as a reserved one, is unknown-type."""
+    bare = Registry(DEFINED_TAGS)
+    assert decode_reason(bare, [0x6F]) == "unexpected-type"  # a transport Ping
+    assert decode_reason(bare, [0x05, b"", b""]) == "unexpected-type"  # a log Move
+    assert decode_reason(bare, [0x7F]) == "unknown-type"  # reserved
+    assert decode_reason(Registry(), [0x6F]) == "unknown-type"
+
+
+def test_the_defined_tags_are_the_registered_types() -> None:
+    import p2pdurak.log
+    import p2pdurak.net.messages
+    import p2pdurak.peer  # noqa: F401
+
+    assert {mt.tag for mt in REGISTRY.types()} == DEFINED_TAGS
+
+
+def decode_reason(registry: Registry, value: list[object]) -> str:
+    with pytest.raises(FieldError) as info:
+        registry.from_value(value, (Leaf,))  # type: ignore[arg-type]
+    return info.value.reason

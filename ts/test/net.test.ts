@@ -3,7 +3,9 @@
 
 import { equal, fromHex, toHex } from "../src/bytes";
 import { Identity } from "../src/crypto/identity";
-import { DecodeError, type Message, REGISTRY, decodeOneOf, encode } from "../src/wire";
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { DEFINED_TAGS, DecodeError, type Message, REGISTRY, decodeOneOf, encode } from "../src/wire";
 import { NetFault } from "../src/net/errors";
 import { FrameDecoder } from "../src/net/framing";
 import { type HelloInputs, type Role, checkHello, signHello, transcript } from "../src/net/hello";
@@ -108,3 +110,14 @@ const hello: Runner = (group, tc) => {
 };
 
 vectorFile("net-messages.json", { NetMessage: netMessage, Frame: frame, Hello: hello });
+
+test("the tags the wire layer knows as defined are exactly the registered types of every layer (R-WIRE-9)", async () => {
+  await import("../src/log/accusation");
+  await import("../src/log/messages");
+  await import("../src/log/receipts");
+  await import("../src/peer/messages");
+  assert.deepEqual(
+    REGISTRY.types().map((t) => t.tag),
+    [...DEFINED_TAGS].sort((a, b) => a - b),
+  );
+});

@@ -1,5 +1,7 @@
 /** wire-canonical.json, wire-messages.json, peer-messages.json (PeerMessage): SPEC.md sections 6, 7, 8.3. */
 
+import assert from "node:assert/strict";
+import { test } from "node:test";
 import { equal, fromHex, toHex } from "../src/bytes";
 import "../src/log/accusation";
 import "../src/log/messages";
@@ -118,4 +120,21 @@ const gameOptionsCase: Runner = (_, tc) => {
 vectorFile("peer-messages.json", {
   PeerMessage: (_, tc) => messageCase(tc, (data) => decodeOneOf(data, BODY_TYPES)),
   GameOptions: gameOptionsCase,
+});
+
+test("a transport message in a move body is unexpected-type, though this bundle never loads the transport (R-WIRE-9)", () => {
+  const reason = (bytes: number[]): string | null => {
+    try {
+      decodeOneOf(Uint8Array.from(bytes), BODY_TYPES);
+    } catch (exc) {
+      if (exc instanceof DecodeError) return exc.reason;
+      throw exc;
+    }
+    return null;
+  };
+  assert.equal(REGISTRY.types().some((t) => t.tag === 0x6f), false, "the transport is not loaded here");
+  assert.equal(reason([0x91, 0x6f]), "unexpected-type"); // Ping
+  assert.equal(reason([0x91, 0x05]), "unexpected-type"); // a log Move
+  assert.equal(reason([0x91, 0x7f]), "unknown-type"); // reserved
+  assert.equal(reason([0x91, 0x2c]), "unknown-type"); // reserved for the peer layer (R-PEER-7)
 });

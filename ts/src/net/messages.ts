@@ -32,11 +32,6 @@ import {
   uint,
 } from "../wire";
 import { NetFault } from "./errors";
-// Every tag of the protocol is registered wherever a transport message is decoded, so that a log message or a move
-// body in a frame is `unexpected-type` (another layer's tag) and never `unknown-type` (R-WIRE-9).
-import "../log/accusation";
-import "../log/messages";
-import "../peer/messages";
 
 /** Room for the tag, an index and the bin header around carried game bytes. */
 export const CARGO_MAX = MAX_MESSAGE_SIZE - 64;

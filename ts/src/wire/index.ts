@@ -3,3 +3,4 @@
 export * from "./canonical";
 export * from "./kinds";
 export * from "./schema";
+export * from "./tags";

@@ -10,6 +10,7 @@
 
 import { DecodeError, EncodeError, MAX_MESSAGE_SIZE, type Value, decodeValue, encodeValue } from "./canonical";
 import { FieldError, type Kind } from "./kinds";
+import { DEFINED_TAGS } from "./tags";
 
 // biome-ignore lint: the field map of any message type
 export type Fields = Record<string, Kind<any>>;
@@ -33,6 +34,10 @@ export type MessageOf<MT> = MT extends MessageType<infer N, infer F> ? Message<N
 
 export class Registry {
   private readonly byTag = new Map<number, AnyType>();
+
+  /** `defined`: the tags the specification gives a type, registered here or not (R-WIRE-9). */
+  constructor(private readonly defined: ReadonlySet<number> = new Set()) {}
+
   private readonly byName = new Map<string, AnyType>();
 
   /** Register a message type under `tag` (1..127, R-WIRE-7); the field order is the order of `fields`. */
@@ -93,7 +98,13 @@ export class Registry {
       throw new FieldError("not an array starting with an unsigned int tag", "not-a-message");
     }
     const mt = typeof tag === "number" ? this.byTag.get(tag) : undefined;
-    if (mt === undefined) throw new FieldError(`unknown message tag ${tag}`, "unknown-type");
+    if (mt === undefined) {
+      // a type of a layer this bundle has not loaded: not the one expected
+      if (typeof tag === "number" && this.defined.has(tag)) {
+        throw new FieldError(`message tag ${tag} where another type was expected`, "unexpected-type");
+      }
+      throw new FieldError(`unknown message tag ${tag}`, "unknown-type");
+    }
     if (expected !== null && !expected.includes(mt)) {
       const names = expected.map((t) => t.name).join(" or ");
       throw new FieldError(`${mt.name} where ${names} was expected`, "unexpected-type");
@@ -182,7 +193,7 @@ export function nested<const MTs extends readonly AnyType[]>(...types: MTs): Kin
   };
 }
 
-export const REGISTRY = new Registry();
+export const REGISTRY = new Registry(DEFINED_TAGS);
 export const message = REGISTRY.define.bind(REGISTRY) as Registry["define"];
 export const encode = (msg: Message): Uint8Array => REGISTRY.encode(msg);
 export const decode = <MT extends AnyType>(data: Uint8Array, expected: MT, seat: number | null = null) =>
