@@ -866,6 +866,8 @@ def message_groups() -> list[Json]:
     bad("a Move envelope (tag 0x05) where a body belongs", bytes((0x93, 0x05, 0xC4, 0x00, 0xC4, 0x00)),
         "unexpected-type")
     bad("GameOptions (tag 0x20) where a body belongs", encode(GameOptions.of(Options())), "unexpected-type")
+    bad("a transport Ping (tag 0x6F) where a body belongs: a type of the specification, though a verifier need not "
+        "load the transport (R-WIRE-9)", bytes((0x91, 0x6F)), "unexpected-type")
     bad("tag 0x2C, not a body", bytes((0x91, 0x2C)), "unknown-type")
 
     options_tests: list[Json] = []
