@@ -176,6 +176,7 @@ class SimClient:
             runner.on_seated(frame.seat, frame.players, frame.seats)
             self.sent_mid = frame.moves_seen
             self.connected = True
+            self.owner.seated()  # (HostServer._admit sends Peers right after Seated)
             self.last_contact = self.owner.loop.now
             self.link.send(0, m.CatchUp(self.have, not self.has_genesis))
             self._flush()

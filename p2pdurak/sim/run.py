@@ -93,6 +93,7 @@ class Summary:
     by_strategy: dict[str, int] = field(default_factory=dict)
     cpu_s: float = 0.0
     max_cpu_s: float = 0.0
+    max_cpu_seed: int | None = None
     first_found: dict[str, dict[str, int]] = field(default_factory=dict)  # strategy -> invariant -> runs until
     attacks: dict[str, dict[str, int]] = field(default_factory=dict)  # strategy -> when its attack was first found
 
@@ -100,7 +101,8 @@ class Summary:
         self.runs += 1
         self.by_strategy[result.strategy] = self.by_strategy.get(result.strategy, 0) + 1
         self.cpu_s += result.cpu_s
-        self.max_cpu_s = max(self.max_cpu_s, result.cpu_s)
+        if result.cpu_s > self.max_cpu_s:
+            self.max_cpu_s, self.max_cpu_seed = result.cpu_s, result.seed
         found = self.first_found.setdefault(result.strategy, {})
         for v in result.violations:
             found.setdefault(v.invariant, self.by_strategy[result.strategy])
@@ -122,6 +124,7 @@ class Summary:
             "cpu_s": round(self.cpu_s, 3),
             "cpu_per_table_s": round(self.cpu_s / self.runs, 4) if self.runs else 0.0,
             "max_cpu_per_table_s": round(self.max_cpu_s, 4),
+            "max_cpu_seed": self.max_cpu_seed,
         }
 
 

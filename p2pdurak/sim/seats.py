@@ -94,6 +94,7 @@ class SimSeat:
         self.client: SimClient | None = None
         self.raised: str | None = None
         self.idle: tuple[float, int] | None = None  # (since when, at which chain length) the bot has waited
+        self.peers_known = True  # the mesh peers' addresses are known (a restarted process learns them from the host)
 
     def _new_runner(self) -> SimRunner:
         runner = self.make_runner(
@@ -247,12 +248,23 @@ class SimSeat:
                 return
             self.rejoined += 1
             self.runner = self._new_runner()  # `join LINK` again, from nothing but the file on disk
-        if self.mesh is not None:
+        if self.mesh is not None:  # a new process: its mesh remembers no move or receipt of the one that died
             self.mesh.running = True
+            self.mesh.recent.clear()
+            self.mesh.receipt = None
         self.client = SimClient(self, cast(Link, self.link), have=have, has_genesis=has_genesis, mesh=self.mesh)
         self.runner.client = cast(Client, self.client)
         self.alive = True
-        for link in self._links():
+        self.peers_known = False  # a new process knows where its mesh peers listen only once the host says (Peers)
+        if self.link is not None and self.table.link_ends_alive(self.link):
+            self.link.set_ends(True)
+        self.loop.after(self.tick_every, self.tick)
+
+    def seated(self) -> None:
+        """The host seated this process (Seated, then Peers): its mesh links can be dialled again."""
+        if self.peers_known or self.mesh is None:
+            return
+        self.peers_known = True
+        for link in self.mesh.links.values():
             if self.table.link_ends_alive(link):
                 link.set_ends(True)
-        self.loop.after(self.tick_every, self.tick)

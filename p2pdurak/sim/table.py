@@ -108,10 +108,12 @@ class SimTable:
                 seat.mesh.link_up(other)
 
     def link_ends_alive(self, link: Link) -> bool:
-        """Both ends of `link` run (a seat that is back from a crash takes up only such links)."""
+        """Both ends of `link` run (a seat that is back from a crash takes up only such links); a mesh link also needs
+        both seats' listeners known (a restarted process announces its new one through the host)."""
         for (a, b), mesh in self.mesh_links.items():
             if mesh is link:
-                return self.seats[a].alive and self.seats[b].alive
+                seats = (self.seats[a], self.seats[b])
+                return all(seat.alive and seat.peers_known for seat in seats)
         return not self.host.gone
 
     # ----------------------------------------------------------------- what the adversary sees, what went wrong
