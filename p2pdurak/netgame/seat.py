@@ -29,6 +29,7 @@ from p2pdurak.log import (
     verify_reject,
 )
 from p2pdurak.log.accusation import CENSORED_MOVE, FALSE_REJECT, SILENT_HOST, make_accusation, rejected_move_evidence
+from p2pdurak.log.messages import GenesisData
 from p2pdurak.net.client import Client
 from p2pdurak.net.errors import NetFault
 from p2pdurak.net.links import table_code
@@ -169,6 +170,7 @@ class SeatRunner:
         self.entries: list[bytes] = []
         self.seat: int | None = None
         self.table_code = ""
+        self.signing: GenesisData | None = None  # the genesis we were asked to sign (the table as it was closed)
         # the entries a resumed seat replayed from its file: (index, events, view before, view after)
         self.replayed: list[tuple[int, list[Event], State | None, State | None]] = []
         self.refusals: list[str] = []
@@ -206,6 +208,7 @@ class SeatRunner:
                 raise LocalError("no-shuffle-proofs", "the host's game skips the shuffle proofs (not a fair game); "
                                  "refusing to sign it")
         self.table_code = table_code(sha256(genesis))
+        self.signing = data  # who sits where, and the options: the lobby shows them while the code is compared
         self.listener.progress("table-code", text=self.table_code)
         return sign_genesis(self.identity, genesis)
 

@@ -18,14 +18,17 @@ from p2pdurak.i18n import _
 from p2pdurak.net.api import Ending
 from p2pdurak.netgame import frontend as sess
 from p2pdurak.netgame.frontend import Links, Progress, SeatLink, SeatSession
+from p2pdurak.peer.messages import GameOptions
 from p2pdurak.ui.texts import lobby_text
 from p2pdurak.web import texts as W
 from p2pdurak.web.nearby import NearbyFinder, NearbyRow, NearbyTable, nearby_json, next_ready, place_rows
 from p2pdurak.web.options import TableTerms, option_sentences
 from p2pdurak.web.server import Inbound, WebServer
 from p2pdurak.web.table import MatchState, Verifier, WebTable
+from p2pdurak.wire import decode
 
 if TYPE_CHECKING:
+    from p2pdurak.log.messages import GenesisData
     from p2pdurak.net.client import Client
     from p2pdurak.netgame.seat import SeatRunner
     from p2pdurak.netgame.session import NetSession
@@ -72,8 +75,12 @@ class WebFrontEnd:
         self._nearby_changed = trio.Event()
         self._links, self._links_in = trio.open_memory_channel[str | None](16)
         self.on_leave: Callable[[], None] | None = None  # what Leave does before the game (the seat leaves)
+        self.runner: SeatRunner | None = None  # a joined seat's: the table it was asked to sign (names, options)
+        self.host_name = ""  # the host's name, where a table found nearby gave it
         self.where = ""  # the host's address (a joined seat)
         server.handler = self._lobby_message
+        server.placeholder = _(W.WEB_OPENING)
+        self.publish_lobby()  # (the page has words from its first load on, not "…" until the first news)
 
     # ------------------------------------------------------------------ FrontEnd
 
@@ -154,6 +161,8 @@ class WebFrontEnd:
                 nursery.start_soon(finder, self.show_nearby)
                 nursery.start_soon(self._offer_joins)
             while (text := await self._links_in.receive()) is not None:
+                listed = [row.table.host for row in self.nearby or () if row.table.link == text.strip()]
+                self.host_name = listed[0] if listed else ""  # (a link pasted names no host until the table closes)
                 try:
                     accepted.append(accept(text.strip()))
                 except LocalError as exc:
@@ -200,6 +209,23 @@ class WebFrontEnd:
         invite = "" if self.confirming or self.table_code else self.invite
         if self.table_code and not self.host:
             waiting = _(S.PHASE_HOST_STARTS)  # the table is closed: the host starts once the code was compared
+        elif waiting and not self.host:
+            waiting = f"{waiting} {_(S.PHASE_HOST_STARTS)}"
+        signing = self.runner.signing if self.runner is not None else None
+        terms = self.terms
+        seated: list[str] = []
+        host_name = self.host_name
+        if signing is not None:  # the table as the host closed it: who sits where, and the options
+            host_name = signing.roster[signing.host].name
+            me = self.runner.identity.public if self.runner is not None else b""
+            for seat, member in enumerate(signing.roster):
+                name = _(S.PLAYER_NAME_YOU).format(name=member.name) if member.public_key == me else member.name
+                seated.append(_(W.WEB_SEATED_HOST).format(name=name) if seat == signing.host else name)
+            terms = terms or _terms_of(signing, self.move_timeout)
+        heading = ""
+        if not self.host and self.where:
+            heading = (_(W.WEB_TABLE_OF).format(host=host_name, address=self.where) if host_name
+                       else _(W.WEB_TABLE_AT).format(address=self.where))
         return {
             "type": "state", "lang": i18n.current_language(),
             "languages": [[code, i18n.LANGUAGE_NAMES[code]] for code in i18n.SUPPORTED_LANGUAGES],
@@ -219,7 +245,10 @@ class WebFrontEnd:
                 "lines": [lobby_text(ln) for ln in self.lines],
                 "failure": self.failure,
                 "options_title": _(S.LABEL_OPTIONS),
-                "options": option_sentences(self.terms) if self.terms is not None else [],
+                "options": option_sentences(terms) if terms is not None else [],
+                "heading": heading, "seated": seated, "seated_title": _(W.WEB_SEATED_TITLE),
+                "invite_how": _(W.WEB_INVITE_HOW), "link_label": _(W.WEB_LINK_LABEL),
+                "short_label": _(W.WEB_SHORT_LABEL), "copy": _(W.WEB_COPY), "copied": _(W.WEB_COPIED),
                 "links_title": _(W.WEB_LINKS_TITLE),
                 # (a joined seat's own links show beside the players once the game is up)
                 "links": [self._link_json(link) for link in self.links.links] if self.host else [],
@@ -236,6 +265,15 @@ class WebFrontEnd:
         error, detail = self.pick_error
         return {"error": error, "detail": detail,
                 "nearby": None if self.nearby is None else nearby_json(self.nearby, trio.current_time())}
+
+
+def _terms_of(data: GenesisData, move_timeout: float | None) -> TableTerms | None:
+    """The terms of the table a joined seat was asked to sign (its own move time-out: the one it holds others to)."""
+    try:
+        options = decode(data.options, GameOptions)
+        return TableTerms(options.rules_options(), move_timeout, options.shuffle_proofs)
+    except DurakError:
+        return None
 
 
 def failure_text(exc: BaseException, where: str = "") -> str | None:
@@ -277,7 +315,7 @@ async def seat_in_browser(join: Client | Callable[[str], Client], runner: SeatRu
             return None
         try:
             client = join if not callable(join) else await front.ask_link(join, nearby)
-            front.on_leave, front.where = client.leave, client.where()
+            front.on_leave, front.where, front.runner = client.leave, client.where(), runner
             if client.genesis_gate is None:  # our seat signs (the game can start) once our page is open
                 client.genesis_gate = server.page_open
             return await play_seat(client, runner, session, front)

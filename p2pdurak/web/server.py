@@ -89,6 +89,7 @@ class WebServer:
         self._changed = trio.Event()
         self._stop = trio.Event()
         self.connections = 0  # open WebSockets (tests)
+        self.placeholder = "…"  # what the page says until its first state arrives
         self.page_open = trio.Event()  # a page has connected: its person is there (a game may start)
         self._delivered: dict[int, int] = {}  # each open WebSocket: the state version it last sent
         self.app = Starlette(routes=[
@@ -194,7 +195,8 @@ class WebServer:
 
     async def page(self, request: Request) -> Response:
         if self.allowed(request):
-            return HTMLResponse(_read("index.html"), headers=_HEADERS)
+            return HTMLResponse(_read("index.html").replace("{{OPENING}}", html.escape(self.placeholder)),
+                                headers=_HEADERS)
         if self.ours(request) and self._take_token(request.query_params.get("token")):
             response = RedirectResponse("/", status_code=303, headers=_HEADERS)  # (the token leaves the address bar)
             response.set_cookie(self.cookie_name, self._session, httponly=True, samesite="strict", path="/")

@@ -25,6 +25,24 @@ WEB_KEYS = N_("Keys")
 WEB_PICK_ATTACK = N_("Now pick the table card to beat.")
 WEB_VERIFY = N_("p2pdurak verify says:")
 WEB_START = N_("Start the game with the players seated")
+# Translators: the host's lobby, above the invite link and its short form
+WEB_INVITE_HOW = N_("Send your friends this link, or read them the short form: they join with p2pdurak join and "
+                    "the link (or paste it on their join page). A phone can scan the QR code.")
+WEB_LINK_LABEL = N_("Invite link")
+# Translators: the short form of the invite (address and key code), to read out across the table
+WEB_SHORT_LABEL = N_("Short form, to read out")
+# Translators: a button that copies the invite link (or its short form) to the clipboard
+WEB_COPY = N_("Copy")
+WEB_COPIED = N_("Copied")
+# Translators: a joined player's lobby: the host's name and address; {host} is a name, {address} IP:port
+WEB_TABLE_OF = N_("The table of {host} at {address}")
+WEB_TABLE_AT = N_("The table at {address}")
+# Translators: the list of players once the host has closed the table
+WEB_SEATED_TITLE = N_("At the table")
+# Translators: after a player's name in the list of players at the table
+WEB_SEATED_HOST = N_("{name} (host)")
+# Translators: what the page shows before its first news arrives
+WEB_OPENING = N_("Opening the table…")
 # Translators: the host's lobby once the table code is up: the host presses it when everyone sees the same code
 WEB_CONFIRM_START = N_("Everyone sees this code: start the game")
 # Translators: the host's lobby once the table code is up

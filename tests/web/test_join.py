@@ -120,6 +120,12 @@ def test_host_in_the_browser(tmp_path: Path) -> None:
             driver.get(url)
             wait_for(lambda: driver.find_element(By.ID, "invite").text == link, what="the invite on the page")
             assert driver.find_elements(By.CSS_SELECTOR, ".qr svg")
+            assert text_of(driver, "#invite-label") == "INVITE LINK"  # (labelled, in small capitals)
+            assert text_of(driver, "#short-label") == "SHORT FORM, TO READ OUT"
+            assert "they join with p2pdurak join" in text_of(driver, "#invite-how")
+            assert len(driver.find_elements(By.CSS_SELECTOR, "button.copy")) == 2
+            for width in (390, 1280):
+                screenshot(driver, "host-lobby", width)
             assert not driver.find_elements(By.ID, "start")  # alone at the table: nothing to start
             options = text_of(driver, "#options")
             assert "A table for up to 3 players" in options and "24 cards, from 9 up to the ace" in options
@@ -265,7 +271,12 @@ def test_both_pages_show_the_table_code_until_the_host_starts(tmp_path: Path) ->
             said = wait_for(lambda: _lobby(driver).get("table_code", ""), timeout=30, what="the joiner's code")
             assert said.startswith(f"Table code: {code}. Compare it aloud"), said
             assert text_of(driver, "#table-code") == said and not _page(driver).get("view")
-            screenshot(driver, "join-code", 390)
+            port = link.split(":")[2].split("/")[0]
+            assert text_of(driver, "#lobby-heading") == f"The table of Anya at 127.0.0.1:{port}"
+            assert text_of(driver, "#seated") == "Anya (host)\nVera (you)"
+            assert "A table for up to 2 players" in text_of(driver, "#options")
+            for width in (390, 1280):
+                screenshot(driver, "join-code", width)
             driver.switch_to.window(host_tab)
             click_on(driver, "#start")
             driver.switch_to.window(driver.window_handles[1])

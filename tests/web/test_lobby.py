@@ -122,3 +122,20 @@ async def test_lobby_in_the_browser() -> None:
         with trio.fail_after(5):
             assert await front.read_line() == ""
         server.close()
+
+
+async def test_the_page_has_words_from_its_first_load() -> None:
+    """Issue 25 item 7: the host's page showed only "…" for 2.5 s on first load (no state yet while the host
+    command got going). The front end publishes its lobby at once, and the page itself says what is happening."""
+    import httpx
+
+    async with trio.open_nursery() as nursery:
+        server = WebServer()
+        await nursery.start(server.serve)
+        WebFrontEnd(server, host=True)
+        assert server.state is not None and server.state["progress"]  # a state before any news
+        cookie = await session_cookie(server)
+        async with httpx.AsyncClient() as client:
+            page = await client.get(f"{server.origin}/", headers={"cookie": cookie})
+        assert "Opening the table…" in page.text and "{{" not in page.text
+        server.close()

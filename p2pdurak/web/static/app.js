@@ -167,12 +167,21 @@ function renderMoves(log) {
   return shown.map((line, i) => `<li><span class="n">${first + i}.</span><span class="t">${esc(line)}</span></li>`).join("");
 }
 
+// One invite form with its label and a Copy button (the page is a secure context: 127.0.0.1).
+function inviteRow(id, label, text, copy) {
+  return `<div class="invite-row"><span class="invite-label" id="${id}-label">${esc(label)}</span>
+    <code id="${id}" aria-labelledby="${id}-label">${esc(text)}</code>
+    <button type="button" class="action small copy" data-copy="${esc(text)}" aria-describedby="${id}-label">${esc(copy)}</button></div>`;
+}
+
 function renderLobby(l) {
   return `<div class="lobby">
     ${l.qr ? `<div class="qr" aria-hidden="true">${l.qr}</div>` : ""}
     <div class="lobby-text">
-      ${l.invite ? `<p class="invite"><code id="invite">${esc(l.link)}</code></p>` : ""}
-      ${l.short ? `<p><code id="short">${esc(l.short)}</code></p>` : ""}
+      ${l.heading ? `<h2 class="lobby-heading" id="lobby-heading">${esc(l.heading)}</h2>` : ""}
+      ${l.invite ? `<p class="invite-how" id="invite-how">${esc(l.invite_how)}</p>
+        ${inviteRow("invite", l.link_label, l.link, l.copy)}` : ""}
+      ${l.short ? inviteRow("short", l.short_label, l.short, l.copy) : ""}
       ${l.table_code ? `<p class="code" id="table-code">${esc(l.table_code)}</p>` : ""}
       ${l.confirm ? `<p class="confirm" id="confirm">${esc(l.confirm)}</p>` : ""}
       <p id="waiting">${esc(l.waiting)}</p>
@@ -180,6 +189,9 @@ function renderLobby(l) {
       ${l.lines.map((line) => `<p class="notice">${esc(line)}</p>`).join("")}
       ${l.failure ? `<p class="failure" id="failure" role="alert">${esc(l.failure)}</p>` : ""}
     </div>
+    ${l.seated.length ? `<section class="links" aria-labelledby="seated-title">
+      <h2 id="seated-title">${esc(l.seated_title)}</h2>
+      <ul id="seated">${l.seated.map((name) => `<li>${esc(name)}</li>`).join("")}</ul></section>` : ""}
     ${l.links.length ? `<section class="links" aria-labelledby="links-title">
       <h2 id="links-title">${esc(l.links_title)}</h2>
       <ul id="links">${l.links.map((k) => `<li data-seat="${k.seat}" data-path="${esc(k.path)}">${esc(k.text)}</li>`).join("")}</ul></section>` : ""}
@@ -417,7 +429,9 @@ root.addEventListener("click", (event) => {
     const beat = state.actions.find((a) => a.kind === "beat" && a.card === selected && a.attack === Number(el.dataset.attack));
     if (beat) act(beat);
   } else if (el.dataset.action) act(JSON.parse(el.dataset.action));
-  else if (el.id === "next-game") send({ type: "next" });
+  else if (el.dataset.copy !== undefined) {
+    navigator.clipboard?.writeText(el.dataset.copy).then(() => { el.textContent = state.lobby?.copied || el.textContent; });
+  } else if (el.id === "next-game") send({ type: "next" });
   else if (el.id === "start") send({ type: "start" });
   else if (el.dataset.link !== undefined) send({ type: "link", text: el.dataset.link });
   else if (el.id === "leave-end") send({ type: "quit" });
