@@ -229,6 +229,12 @@ function renderPick(p, strings) {
     </form></div>`;
 }
 
+function newestMove() { // the newest move in sight (a short box, as on a phone, shows its end)
+  const moves = root.querySelector(".log");
+  if (moves) moves.scrollTop = moves.scrollHeight;
+}
+window.addEventListener("resize", newestMove); // (a phone turned, a window narrowed)
+
 function render() {
   const s = state;
   const focusKey = document.activeElement?.dataset?.focus;
@@ -305,6 +311,7 @@ function render() {
     }
   }
   seen = now;
+  newestMove();
   animateMoves(before, shown, s);
   shown = s;
   if (s.end && !s.left) document.getElementById(s.end.next ? "next-game" : "leave-end")?.focus();

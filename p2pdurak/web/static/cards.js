@@ -25,12 +25,16 @@ ${card.trump ? '<circle class="trump-dot" cx="86" cy="14" r="5"/>' : ""}
 </svg>`;
 }
 
+// Each back has its own pattern id: url(#id) takes the first element of that id in the page, and a back hidden
+// there (the players' fans on a phone) would leave every other back blank.
+let backs = 0;
 export function cardBack(extraClass = "") {
+  const id = `lattice-${backs++}`;
   return `<svg class="card back ${extraClass}" viewBox="0 0 100 140" aria-hidden="true">
-<defs><pattern id="lattice" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+<defs><pattern id="${id}" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
 <rect width="10" height="10" class="back-fill"/><path d="M0 0 L0 10" class="back-line"/></pattern></defs>
 <rect class="back-paper" x="1.5" y="1.5" width="97" height="137" rx="9" ry="9"/>
-<rect x="9" y="9" width="82" height="122" rx="5" fill="url(#lattice)" class="back-frame"/>
+<rect x="9" y="9" width="82" height="122" rx="5" fill="url(#${id})" class="back-frame"/>
 </svg>`;
 }
 
