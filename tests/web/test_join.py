@@ -264,11 +264,11 @@ def test_both_pages_show_the_table_code_until_the_host_starts(tmp_path: Path) ->
         with chromium(390, 844) as driver:
             driver.get(host_url)
             host_tab = driver.current_window_handle
-            wait_for(lambda: _lobby(driver).get("confirm"), timeout=30, what="the host's code to compare")
+            wait_for(lambda: _lobby(driver).get("confirm"), timeout=90, what="the host's code to compare")
             code = _lobby(driver).get("table_code", "").split()[-1]
             driver.switch_to.new_window("tab")
             driver.get(join_url)
-            said = wait_for(lambda: _lobby(driver).get("table_code", ""), timeout=30, what="the joiner's code")
+            said = wait_for(lambda: _lobby(driver).get("table_code", ""), timeout=90, what="the joiner's code")
             assert said.startswith(f"Table code: {code}. Compare it aloud"), said
             assert text_of(driver, "#table-code") == said and not _page(driver).get("view")
             port = link.split(":")[2].split("/")[0]
