@@ -177,6 +177,7 @@ def tampered_cases(bases: dict[str, bytes]) -> list[Tampered]:
     out.append(_false_declaration_case(bases))
     out.append(_false_declaration_then_leaving(bases))
     out.append(_false_declaration_then_silence(bases))
+    out.append(_false_declaration_unfinished(bases))
     out.append(_small_order_key_case(bases))
     return out  # then abort_cases.py and accusations.py, which build on this module (vectors.tampered_cases)
 
@@ -304,6 +305,21 @@ def _false_declaration_then_leaving(bases: dict[str, bytes]) -> Tampered:
     return lying.case(bases, "seat 0 denies 9D while holding it; seat 2 then leaves: the audits of seats 0 and 1 "
                       "open seat 0's starting hand, so the lie is seat 0's fault, before seat 2's leaving",
                       "R-PEER-39, R-PEER-48", "abort", "false-declaration")
+
+
+def _false_declaration_unfinished(bases: dict[str, bytes]) -> Tampered:
+    """The same lie; seat 2 leaves; seat 0 publishes its audit, seat 1 not yet: the file ends in the audit, so it is
+    incomplete (waiting on seat 1, no result), yet the record already opens 9D in seat 0's starting hand."""
+    lying = _LyingOpening(bases)
+    t = lying.table
+    lying.append(t.peers[2].abort(2, "leaving"))
+    lying.liar_audit()
+    assert t.peers[1].phase == game.AUDIT
+    expected = unfinished(invalid("incomplete", len(t.entries), 1), len(t.entries))
+    expected["faults"] = [{"reason": "false-declaration", "seat": 0}]
+    return Tampered(lying.name, "seat 0 denies 9D while holding it; seat 2 leaves; seat 0 audits and the file ends "
+                    "before seat 1's audit: incomplete, no result, and the lie the record already opens is named",
+                    "R-PEER-47, R-PEER-48", "FalseDeclaration", _continued(bases[lying.name], t, []), expected)
 
 
 def _false_declaration_then_silence(bases: dict[str, bytes]) -> Tampered:

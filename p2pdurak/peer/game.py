@@ -738,6 +738,15 @@ def _finish(ctx: GameContext, snap: Snapshot) -> tuple[Snapshot, list[Event]]:
     return nxt, [GameEnded(final, ending.kind, fault, tuple(faults))]
 
 
+def declaration_faults(ctx: GameContext, snap: Snapshot) -> list[PeerFault]:
+    """The false declarations the record opens so far (R-PEER-39's check on the cards it opens), whatever the phase:
+    `verify` names them in a game that never reached its end too (R-PEER-48), though nobody loses by them there."""
+    rules = snap.rules
+    if rules is None or not snap.opened:
+        return []
+    return _false_declarations(ctx, rules, _readable_starting_cards(ctx, snap))
+
+
 def _readable_starting_cards(ctx: GameContext, snap: Snapshot) -> dict[int, Card]:
     """The cards of the starting positions that the record opens without a complete audit: those opened in play,
     and those whose every key is published (a seat's audit publishes the keys of its own starting cards; the other

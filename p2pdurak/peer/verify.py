@@ -201,10 +201,12 @@ def verify_transcript_bytes(data: bytes, *, require_proofs: bool = True) -> Veri
     said = claims_text(claims, names)
     if not observer.over:
         waiting = observer.waiting_on()
+        proven = tuple(ReportedFault(f.reason, f.seat, f.message)
+                       for f in game.declaration_faults(observer.ctx, observer.snapshot))
         return VerifyReport(
             False, "incomplete", total, waiting[0] if waiting else None,
             f"the transcript ends in phase {observer.phase}{said}", total, verdicts=tuple(verdicts), names=names,
-            claims=claims,
+            claims=claims, faults=proven,
         )
     snap = observer.snapshot
     ending = snap.ending

@@ -774,6 +774,13 @@ function falseDeclarations(ctx: GameContext, rules: State, starting: ReadonlyMap
  * those whose every key is published (a seat's audit publishes the keys of its own starting cards; the other seats'
  * keys came with the deal). Each reads as its holder read it, with the same keys; a position that opens to no card
  * proves nothing without the full re-check and is left out (R-PEER-39). */
+/** The false declarations the record opens so far (R-PEER-39's check on the cards it opens), whatever the phase:
+ * `verify` names them in a game that never reached its end too (R-PEER-48), though nobody loses by them there. */
+export function declarationFaults(ctx: GameContext, snap: Snapshot): PeerFault[] {
+  if (snap.rules === null || snap.opened.length === 0) return [];
+  return falseDeclarations(ctx, snap.rules, readableStartingCards(ctx, snap));
+}
+
 function readableStartingCards(ctx: GameContext, snap: Snapshot): Map<number, Card> {
   const out = new Map<number, Card>();
   for (let p = 0; p < startingPositions(ctx); p++) {

@@ -279,8 +279,12 @@ export function verifyTranscriptBytes(data: Uint8Array, prefixes: PrefixCache | 
   const said = claimsText(claims, names);
   if (!observer.over) {
     const waiting = observer.waitingOn();
+    const proven = game
+      .declarationFaults(observer.ctx, observer.snapshot)
+      .map((f) => ({ reason: f.reason, seat: f.seat, message: f.detail }));
     return invalid(base, "incomplete", total, waiting[0] ?? null, `the transcript ends in phase ${observer.phase}${said}`, {
       claims,
+      faults: proven,
     });
   }
   const snap = observer.snapshot;
