@@ -7,6 +7,10 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from p2pdurak.web.hostweb import HostWeb
 
 HostResult = tuple[bytes, str, dict[str, object], Path]
 
@@ -22,6 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="table size, the host included (2-6; default 2)")
     parser.add_argument("--port", type=int, default=0, metavar="PORT", help="TCP port (default: any free port)")
     parser.add_argument("--bind", default="0.0.0.0", metavar="ADDRESS", help="address to listen on (default 0.0.0.0)")
+    parser.add_argument("--web-port", type=int, default=0, metavar="PORT",
+                        help="the web port on which a friend's browser loads the seat page and sits at the table "
+                             "(the browser link, in the lobby and its QR code; default: any free port)")
+    parser.add_argument("--no-web", action="store_true",
+                        help="no web port: only p2pdurak seats can join (durak:// links)")
     parser.add_argument("--advertise", metavar="ADDRESS",
                         help="address to put in the invite (default: this machine's LAN address)")
     parser.add_argument("--transport", choices=("tcp", "libp2p"), default="tcp",
@@ -89,7 +98,7 @@ def _run(args: argparse.Namespace) -> int:
     terminal = ConsoleTerminal()  # the terminal is the front end (netgame picks none itself)
     result = None if args.bot else _host_in_browser(args)
     if result is None:
-        command = HostCommand(args, TerminalFrontEnd(terminal, host=True), bot_player)
+        command = HostCommand(args, TerminalFrontEnd(terminal, host=True), bot_player, web=_web_door(args))
         with terminal.keyboard() if not args.bot else contextlib.nullcontext():
             result = run_trio(command.main)
     _, line, report, path = result
@@ -98,6 +107,14 @@ def _run(args: argparse.Namespace) -> int:
     else:
         print(f"{line}; transcript: {path}")
     return 0 if report["valid"] or report.get("how") == "abort" else 1
+
+
+def _web_door(args: argparse.Namespace) -> HostWeb | None:
+    """The web port that seats browsers (SPEC.md 9.15), unless --no-web."""
+    from p2pdurak.net.config import NetConfig
+    from p2pdurak.web.hostweb import HostWeb
+
+    return None if args.no_web else HostWeb(NetConfig())
 
 
 def _host_in_browser(args: argparse.Namespace) -> HostResult | None:
@@ -116,7 +133,7 @@ def _host_in_browser(args: argparse.Namespace) -> HostResult | None:
         return None
 
     async def main(front: WebFrontEnd) -> HostResult:
-        command = HostCommand(args, front, bot_player)
+        command = HostCommand(args, front, bot_player, web=_web_door(args))
         if not args.resume:  # (a resumed game's options are in its file, not in these arguments)
             spec = command.spec
             front.show_terms(TableTerms(spec.options, spec.move_timeout, spec.shuffle_proofs))

@@ -8,6 +8,7 @@ import logging
 import secrets
 import socket
 from pathlib import Path
+from typing import Protocol
 
 import trio
 
@@ -61,13 +62,36 @@ HOST_REFUSALS = {
 }
 
 
-class HostCommand:
-    """`p2pdurak host`: the command layer gives it the person's front end and the computer players."""
+class WebDoor(Protocol):
+    """The host's web port (SPEC.md 9.15), served by the web layer: the browser seat's page and the WebSocket whose
+    connections `listener` hands to the HostServer beside its TCP listeners."""
 
-    def __init__(self, args: argparse.Namespace, front: FrontEnd, players: PlayerFactory) -> None:
+    @property
+    def listener(self) -> trio.abc.Listener[trio.abc.Stream]: ...
+
+    @property
+    def digest(self) -> str: ...  # the page bundle's SHA-256 (hex), shown in the lobby ("": no page)
+
+    async def serve(self, bind: str, port: int, *, task_status: trio.TaskStatus[int] = ...) -> None: ...
+
+
+def web_link(address: str, port: int, invite_link: str) -> str:
+    """The link a browser opens (R-NET-103): the host's web port, the invite in the fragment."""
+    host = f"[{address}]" if ":" in address else address
+    return f"http://{host}:{port}/#{invite_link}"
+
+
+class HostCommand:
+    """`p2pdurak host`: the command layer gives it the person's front end, the computer players and (unless
+    --no-web) the web port that seats browsers."""
+
+    def __init__(self, args: argparse.Namespace, front: FrontEnd, players: PlayerFactory,
+                 web: WebDoor | None = None) -> None:
         self.args = args
         self.front = front
         self.players = players
+        self.web = web
+        self.web_port = 0  # the web port once it is open (0: none)
         self.quiet: bool = args.quiet
         self.session: NetSession | None = None
         self.node: P2PTransport | None = None  # the libp2p node under `--transport libp2p`
@@ -273,6 +297,7 @@ class HostCommand:
 
         try:
             async with trio.open_nursery() as nursery:
+                await self._open_web(nursery, side)
                 nursery.start_soon(side.server.serve, side.listeners)
                 nursery.start_soon(side.app.arm_when_started)
                 nursery.start_soon(host_seat)
@@ -300,6 +325,23 @@ class HostCommand:
             raise user_error(exc) from exc
         return endings[0]
 
+    async def _open_web(self, nursery: trio.Nursery, side: HostSide) -> None:
+        """The web port, on --bind (a resumed game: the port it had, so that a browser seat's page finds it again);
+        one line and no browser seats if it cannot be opened."""
+        if self.web is None:
+            return
+        saved = self.saved.meta.get("web_port") if self.saved is not None else None
+        port = int(str(saved)) if saved is not None else int(self.args.web_port)
+        if self.saved is not None and saved is None:
+            return  # hosted with no web port: none now either
+        try:
+            self.web_port = await nursery.start(self.web.serve, self.args.bind, port)
+        except OSError as exc:
+            self.say(f"no web port for browser seats ({exc.strerror or exc}): choose another with --web-port")
+            return
+        side.listeners.append(self.web.listener)
+        side.runner.meta["web_port"] = self.web_port
+
     def _announce(self, side: HostSide) -> str | None:
         """Print the invite (and show it on the front end); the address it carries (None: resumed, no invite)."""
         args = self.args
@@ -311,15 +353,26 @@ class HostCommand:
         if self.node is not None:
             invite = side.server.p2p_invite(self.node.addrs(address))
             print(f"invite link: {invite.link()}", flush=True)  # even when quiet: nobody can join without it
-            self.front.lobby(Progress(INVITE, text=invite.link()))
+            self.front.lobby(Progress(INVITE, text=self._invite_text(address, invite.link(), "")))
         else:
             invite = side.server.invite(address, side.port)
             print(f"invite link: {invite.link()}", flush=True)  # even when quiet: nobody can join without it
             short = format_short(address, side.port, invite.fingerprint)
             print(f"short form:  {short}", flush=True)
-            self.front.lobby(Progress(INVITE, text=f"{invite.link()}\n{short}"))  # a page shows it (and a QR code)
+            self.front.lobby(Progress(INVITE, text=self._invite_text(address, invite.link(), short)))
         self.say(f"waiting for {args.seats - 1} player(s); press Enter to start with those seated")
         return address
+
+    def _invite_text(self, address: str, link: str, short: str) -> str:
+        """The lobby's invite for the front end, one item a line: the link, its short form, and with a web port
+        the browser link (the QR code holds it) and the page's SHA-256. Printed here too (even when quiet)."""
+        if self.web is None or not self.web_port:
+            return f"{link}\n{short}"
+        browser = web_link(address, self.web_port, link)
+        print(f"browser link: {browser}", flush=True)
+        if self.web.digest:
+            print(f"browser page SHA-256: {self.web.digest}", flush=True)
+        return f"{link}\n{short}\n{browser}\n{self.web.digest}"
 
     def _table_ad(self, side: HostSide, link: str) -> TableAd:
         args, server = self.args, side.server

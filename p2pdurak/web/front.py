@@ -61,6 +61,8 @@ class WebFrontEnd:
         self._send, self._receive = trio.open_memory_channel[str | None](16)
         self.invite = ""
         self.short = ""
+        self.web_link = ""  # the host: the http link a browser opens (the QR code holds it)
+        self.digest = ""  # the host: the SHA-256 of the browser seat's page it serves
         self.table_code = ""
         self.seated = (0, 0)
         self.confirming = False  # the host: the table code is up and the game waits for the host's Start
@@ -98,7 +100,8 @@ class WebFrontEnd:
         if isinstance(change, Links):
             self.links = change
         elif change.kind == sess.INVITE:
-            self.invite, _sep, self.short = change.text.partition("\n")
+            # the link, its short form, and with a web port the browser link and the page's SHA-256 (hosting.py)
+            self.invite, self.short, self.web_link, self.digest = [*change.text.split("\n"), "", "", ""][:4]
         elif change.kind == sess.TABLE_CODE:
             self.table_code = change.text
         elif change.kind == sess.CONFIRM_START:
