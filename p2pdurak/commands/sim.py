@@ -6,6 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+
+PROGRESS_EVERY = 1000  # a run of more tables says on stderr how far it got after every this many
 
 HELP = "simulate seeded tables with an adversary and check the protocol's invariants (replay a seed with --seed)"
 
@@ -41,7 +44,19 @@ def run(args: argparse.Namespace) -> int:
         raise LocalError("bad-seeds", "--seeds is at least 1")
     single = args.seeds is None
 
+    started = time.monotonic()
+    done = [0, 0]  # tables, violations so far
+
     def progress(result: RunResult) -> None:
+        done[0] += 1
+        done[1] += len(result.violations)
+        if count > PROGRESS_EVERY:  # a long run says how far it got, and each violation as it comes
+            for v in result.violations:
+                print(f"sim: seed {result.seed} ({result.strategy}): {v.invariant}", file=sys.stderr, flush=True)
+        if done[0] % PROGRESS_EVERY == 0 and count > PROGRESS_EVERY:
+            rate = done[0] / max(time.monotonic() - started, 1e-9)
+            print(f"sim: {done[0]} of {count} tables (up to seed {result.seed}), {done[1]} violation(s), "
+                  f"{rate:.2f} tables/s", file=sys.stderr, flush=True)
         if args.json or args.quiet:
             return
         for v in result.violations:

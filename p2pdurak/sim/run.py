@@ -7,12 +7,14 @@ import multiprocessing
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 
 from p2pdurak.sim.dice import Dice
 from p2pdurak.sim.invariants import Violation, check
 from p2pdurak.sim.loop import SimCrash
+from p2pdurak.sim.memo import installed
 from p2pdurak.sim.plan import Plan
 from p2pdurak.sim.strategies import STRATEGIES, choose_strategy
 from p2pdurak.sim.table import SimTable, new_workdir, remove_workdir
@@ -37,8 +39,9 @@ class RunResult:
                  "trace": self.trace} for v in self.violations]
 
 
-def run_seed(seed: int, strategy: str | None = None) -> RunResult:
-    """One table. `strategy`: the adversary's strategy (default: the seed chooses)."""
+def run_seed(seed: int, strategy: str | None = None, *, memo: bool = True) -> RunResult:
+    """One table. `strategy`: the adversary's strategy (default: the seed chooses). `memo`: remember the pure
+    checks' answers for the table (p2pdurak.sim.memo; the run is the same without, only slower)."""
     name = strategy or choose_strategy(Dice(seed, "strategy"))
     started = time.process_time()
     plan: Plan = STRATEGIES[name](seed)
@@ -47,9 +50,10 @@ def run_seed(seed: int, strategy: str | None = None) -> RunResult:
     workdir = new_workdir()
     table: SimTable | None = None
     try:
-        table = SimTable(seed, plan, config, workdir)
-        table.run()
-        violations = check(table, table.challenges)
+        with installed() if memo else nullcontext():
+            table = SimTable(seed, plan, config, workdir)
+            table.run()
+            violations = check(table, table.challenges)
         trace = trace_of(table)
         attack = plan.found(violations)
     except (Exception, SimCrash):  # (a crash no seat's process caught: the simulator's own fault)
