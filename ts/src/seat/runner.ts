@@ -1,0 +1,617 @@
+/**
+ * One seat's game side over the network, sans-IO, as p2pdurak/netgame/seat.py: every entry is checked by the seat's
+ * Peer and kept before it is answered; the seat answers with the protocol steps it owes or its player's choice, a
+ * receipt after every entry (R-GAME-23), and watches the host with the clocks of R-GAME-16..22 (time is an input:
+ * `onTick(now, connected)`). A move is signed, appended to the seat's records and queued on the link in one
+ * synchronous step; the driver flushes the records before it writes the queued frames (R-GAME-4).
+ *
+ * A browser seat has no mesh links (a browser cannot listen): no Direct, Relay or Forward here, and the seat hears
+ * the other seats' receipts only as the host passes them on (it does not).
+ */
+
+import { equal, toHex } from "../bytes";
+import type { Identity } from "../crypto/identity";
+import { type SeatSecrets, secretsFromBytes, secretsToBytes } from "../crypto/secrets_store";
+import { DurakError, LocalError, PeerFault } from "../errors";
+import {
+  CENSORED_MOVE,
+  FALSE_REJECT,
+  RejectedMove,
+  SILENT_HOST,
+  makeAccusation,
+} from "../log/accusation";
+import { encodeTranscript } from "../log/dlog";
+import { NetFault } from "../net/errors";
+import { sha256 } from "../log/faults";
+import { type VerifiedGenesis, checkGenesisData, signGenesis, verifyGenesis } from "../log/genesis";
+import { KIND_ACCUSATION, KIND_ENTRY, KIND_GENESIS } from "../log/dlog";
+import { type SignedMove, type VerifiedReject, authenticateMove, verifyReject } from "../log/moves";
+import type { Event, Faulted, Refused } from "../peer/events";
+import * as game from "../peer/game";
+import type { Chooser } from "../peer/harness";
+import { AbortBody, GameOptions } from "../peer/messages";
+import { Peer } from "../peer/peer";
+import { MEMORY_REASONS, judgeReject } from "../peer/rejects";
+import { type Rng, systemRng } from "../randomness";
+import { RuleError, type State } from "../rules";
+import { DecodeError, decode, encode } from "../wire";
+import { tableCode } from "./invite";
+import type { HostLink, LinkApp } from "./link";
+import { KIND_META, KIND_MOVE, KIND_SECRETS, type Meta, type SavedSeat, type SeatFiles, type SeatLog, loadSeat, metaRecord } from "./store";
+import { MoveWitness, type Overdue } from "./witness";
+
+export const CENSOR_TIMEOUT = 20; // seconds the host may take to log or refuse a move we hold (R-GAME-16)
+export const HOST_GRACE = 60; // the game may wait on the host this much longer than our move time-out (R-GAME-21)
+export const HANDED_GRACE = 2; // a move the host has had this long cannot have been missed by an honest time-out
+export const MOVE_TIMEOUT = 120; // our own silence time-out: we sign a silent-seat claim once our clock agrees
+
+/** What a user interface (or a test) hears from a running seat. */
+export interface SeatListener {
+  entryApplied(index: number, events: readonly Event[], before: State | null, after: State | null): void;
+  refused(refusal: Refused): void;
+  progress(kind: string, text?: string, done?: number, total?: number): void;
+}
+
+export const quietListener: SeatListener = {
+  entryApplied: () => undefined,
+  refused: () => undefined,
+  progress: () => undefined,
+};
+
+interface Doubt {
+  readonly move: SignedMove;
+  readonly reject: VerifiedReject;
+  readonly rejectBytes: Uint8Array;
+  readonly settle: boolean;
+}
+
+export interface RunnerOptions {
+  player?: Chooser | null;
+  rng?: Rng;
+  meta?: Meta;
+  listener?: SeatListener;
+  /** refuse to sign a genesis whose options turn the shuffle proofs off (a browser seat always does) */
+  requireProofs?: boolean;
+  censorTimeout?: number;
+  moveTimeout?: number;
+  hostTimeout?: number;
+}
+
+export class SeatRunner implements LinkApp {
+  readonly censorTimeout: number;
+  readonly moveTimeout: number;
+  readonly hostTimeout: number;
+  readonly requireProofs: boolean;
+  player: Chooser | null;
+  listener: SeatListener;
+  meta: Meta;
+  link: HostLink | null = null;
+  peer: Peer | null = null;
+  log: SeatLog | null = null;
+  genesisBytes: Uint8Array | null = null;
+  entries: Uint8Array[] = [];
+  seat: number | null = null;
+  tableCode = "";
+  witness: MoveWitness | null = null;
+  accusation: Uint8Array | null = null;
+  overdue: Overdue | null = null;
+  judgement = "";
+  unsettled: string[] = [];
+  refusals: string[] = [];
+  errors: string[] = [];
+  seconded: number[] = [];
+  forkedBy: number | null = null;
+  /** the entries a resumed seat replayed from its records: (index, events, view before, view after) */
+  replayed: [number, Event[], State | null, State | null][] = [];
+  /** make no moves (tests silence a seat) */
+  paused = false;
+  private readonly rng: Rng;
+  private doubted: Doubt[] = [];
+  private hostWaitedSince: number | null = null;
+  private quietSince: number | null = null;
+  private readonly declined = new Set<number>();
+  private hostLink = true;
+  private now = 0;
+  private seated = false;
+  private signedAt = -1;
+
+  constructor(
+    readonly identity: Identity,
+    readonly files: SeatFiles,
+    opts: RunnerOptions = {},
+  ) {
+    this.player = opts.player ?? null;
+    this.rng = opts.rng ?? systemRng;
+    this.meta = { ...(opts.meta ?? {}) };
+    this.listener = opts.listener ?? quietListener;
+    this.requireProofs = opts.requireProofs ?? true;
+    this.censorTimeout = opts.censorTimeout ?? CENSOR_TIMEOUT;
+    this.moveTimeout = opts.moveTimeout ?? MOVE_TIMEOUT;
+    this.hostTimeout = opts.hostTimeout ?? this.moveTimeout + HOST_GRACE;
+  }
+
+  // -- LinkApp ------------------------------------------------------------------------------------------------------
+
+  onSeated(seat: number, players: number, seats: number): void {
+    this.seat = seat;
+    this.listener.progress("waiting-for-players", "", players, seats);
+    const first = !this.seated;
+    this.seated = true;
+    const { peer, link } = this;
+    if (peer !== null && link !== null && link.hasGenesis) {
+      // after any (re)connection our pending move goes again, as stored, under a new move id (R-NET-52)
+      if (peer.pending !== null) link.sendMove(peer.pending);
+      this.sendReceipt(); // where we are, on the new connection too (R-GAME-23)
+    }
+    if (first) this.step();
+  }
+
+  signGenesis(genesis: Uint8Array): Uint8Array {
+    const data = checkGenesisData(genesis);
+    if (this.requireProofs) {
+      let proofs: boolean;
+      try {
+        proofs = decode(data.options, GameOptions).shuffle_proofs;
+      } catch (exc) {
+        if (exc instanceof DecodeError) throw new LocalError("bad-options", `the host's game options: ${exc.detail}`);
+        throw exc;
+      }
+      if (!proofs) {
+        throw new LocalError("no-shuffle-proofs", "the host's game skips the shuffle proofs (not a fair game); refusing to sign it");
+      }
+    }
+    this.tableCode = tableCode(sha256(genesis));
+    this.listener.progress("table-code", this.tableCode);
+    return signGenesis(this.identity, genesis);
+  }
+
+  onGenesis(genesis: Uint8Array): void {
+    if (this.peer === null) {
+      const peer = this.adopt(verifyGenesis(genesis), genesis);
+      if (peer.pending !== null && this.link !== null) this.link.sendMove(peer.pending); // as stored (R-GAME-5)
+    }
+    this.step();
+  }
+
+  onEntry(index: number, entry: Uint8Array): void {
+    if (this.peer === null) throw new NetFault("unexpected-message", "an entry before the genesis");
+    if (this.accusation !== null) return; // we stopped: our transcript ends with the accusation (R-GAME-17)
+    if (index < this.entries.length) {
+      if (!equal(entry, this.entries[index] as Uint8Array)) this.take(entry); // two entries at one index: a fork
+      return;
+    }
+    this.take(entry);
+  }
+
+  onReject(reject: Uint8Array): void {
+    this.refusedBy(reject, false);
+  }
+
+  // -- clocks -------------------------------------------------------------------------------------------------------
+
+  /** The driver's clock (seconds, monotonic) and whether the host link is up; called about twice a second. */
+  onTick(now: number, connected: boolean): void {
+    this.now = now;
+    this.signDueClaim();
+    const witness = this.witness;
+    if (witness === null || this.link === null || !this.watching()) return;
+    if (this.watchHost(now)) return;
+    if (connected && !this.hostLink) witness.reconnected(now);
+    this.hostLink = connected;
+    if (!connected) return; // time without the host does not count against it
+    const overdue = witness.due(now);
+    if (overdue !== null) this.accuse(overdue);
+  }
+
+  /** The host ended our session (a Bye) while our game is not over: a move it has had for HANDED_GRACE will never
+   * be answered, so it censored it (R-GAME-17). */
+  onHostEnded(): void {
+    if (this.witness === null || !this.watching()) return;
+    const overdue = this.witness.unanswered(this.now, HANDED_GRACE);
+    if (overdue !== null) this.accuse(overdue);
+  }
+
+  /** R-GAME-21: the game waited on the host (its move, its audit, its shuffle) for `hostTimeout` without an entry,
+   * connected or not: stop with a silent-host accusation. True if we stopped. */
+  private watchHost(now: number): boolean {
+    const { peer, seat } = this;
+    if (peer === null || seat === null) return false;
+    const host = peer.genesis.host;
+    const candidates = peer.over ? [] : game.silenceCandidates(peer.ctx, peer.snapshot);
+    if (seat === host || !candidates.includes(host) || !peer.waitingOn().includes(host)) {
+      this.hostWaitedSince = null;
+      return false;
+    }
+    if (this.hostWaitedSince === null) {
+      this.hostWaitedSince = now;
+      return false;
+    }
+    const waited = now - this.hostWaitedSince;
+    if (waited < this.hostTimeout) return false;
+    this.judgement = `the game waited on the host (seat ${host}) for ${waited.toFixed(1)} s in phase ${peer.phase}`;
+    const accusation = makeAccusation(this.identity, peer.genesis, seat, host, SILENT_HOST, this.entries.length, new Uint8Array(0));
+    this.stop(accusation, `silent-host (seat ${host}): ${this.judgement}`, SILENT_HOST, host, Math.round(waited));
+    return true;
+  }
+
+  private watching(): boolean {
+    const peer = this.peer;
+    return peer !== null && !peer.over && peer.faulted === null && this.accusation === null;
+  }
+
+  // -- the game -----------------------------------------------------------------------------------------------------
+
+  private take(entry: Uint8Array): void {
+    const peer = this.peer as Peer;
+    if (peer.faulted !== null) return;
+    this.applyEntry(entry);
+    const fault = peer.faulted as Faulted | null; // (applyEntry may have set it)
+    if (fault !== null) {
+      this.errors.push(`entry ${fault.entry}: ${fault.reason} (seat ${fault.seat}): ${fault.message}`);
+      this.listener.progress("faulted", `${fault.reason}: ${fault.message}`, fault.entry, fault.seat ?? -1);
+      this.link?.leave(); // a broken chain cannot go on; the transcript holds the evidence
+    }
+  }
+
+  /** Start the seat's peer on a signed genesis: the records get the meta, the genesis and the deck secrets before
+   * any move can be made. Records of this game that hold the genesis are ours from before a reload: the seat carries
+   * on from them (its secrets, its counter, its pending move), never from fresh secrets. */
+  adopt(genesis: VerifiedGenesis, genesisBytes: Uint8Array, secrets: SeatSecrets | null = null): Peer {
+    const seat = Array.from({ length: genesis.seats }, (_, s) => s).find((s) => equal(genesis.publicKey(s), this.identity.public));
+    if (seat === undefined) throw new LocalError("not-in-roster", "our key holds no seat of this genesis");
+    const log = this.files.open(toHex(genesis.data.game_id), seat);
+    const saved = loadSeat(log.records);
+    if (saved.genesis !== null) {
+      if (!equal(saved.genesis, genesisBytes)) throw new LocalError("bad-game-file", "our records hold another genesis of this game");
+      const peer = this.resume(saved, log);
+      this.listener.progress("table-code", this.tableCode);
+      return peer;
+    }
+    this.seat = seat;
+    const peer = new Peer(genesis, { seat, identity: this.identity, rng: this.rng, ...(secrets === null ? {} : { secrets }) });
+    this.log = log;
+    log.append(KIND_META, metaRecord({ ...this.meta, seat, game_id: toHex(genesis.data.game_id) }));
+    log.append(KIND_GENESIS, genesisBytes);
+    log.append(KIND_SECRETS, secretsToBytes(peer.secrets as SeatSecrets));
+    this.genesisBytes = genesisBytes;
+    this.peer = peer;
+    this.witness = new MoveWitness(genesis, seat, this.censorTimeout);
+    this.tableCode = tableCode(genesis.hash);
+    this.listener.progress("table-code", this.tableCode);
+    return peer;
+  }
+
+  /** Keep the next entry, check and apply it, then answer it. */
+  applyEntry(entry: Uint8Array): Event[] {
+    const peer = this.peer as Peer;
+    (this.log as SeatLog).append(KIND_ENTRY, entry);
+    this.entries.push(entry);
+    const before = peer.rules;
+    const length = peer.chain.length;
+    const events = peer.receive(entry);
+    let named: number | null = null; // the seat a silent-seat abort of this entry names
+    if (peer.chain.length > length) {
+      this.sendReceipt(); // before anything else sees the entry: the player cannot hold it back
+      const body = peer.lastBody;
+      if (body !== null && body.type === AbortBody.name && body.reason === game.SILENT_SEAT) {
+        named = body.accused;
+      } else {
+        this.quietSince = this.now; // the game went on: every silence clock restarts (R-GAME-8)
+      }
+    }
+    this.hostWaitedSince = null; // any entry restarts the host's clock (R-GAME-21)
+    if (this.doubted.length > 0) {
+      this.judgeRejects();
+      if (this.accusation !== null) return events;
+    }
+    if (this.witness !== null && peer.chain.length > length) {
+      const logged = (peer.chain.entries[peer.chain.length - 1] as { move: SignedMove }).move;
+      this.witness.onLogged(logged.author, logged.counter);
+      if (peer.over) this.witness.clear();
+      else if (logged.author === peer.genesis.host && named !== null) this.checkNamed(peer, named);
+    }
+    this.listener.entryApplied(this.entries.length - 1, events, before, peer.rules);
+    this.step();
+    return events;
+  }
+
+  /** A silent-seat abort by the host naming us while the host has had our move for a while: it hid that move. */
+  private checkNamed(peer: Peer, accused: number): void {
+    if (this.witness === null || accused !== this.seat || accused === peer.genesis.host || !this.watching()) return;
+    const overdue = this.witness.unanswered(this.now, HANDED_GRACE);
+    if (overdue !== null) this.accuse(overdue);
+  }
+
+  /** Make the one move this seat owes or chooses now, if any (one at a time: the next waits for its entry). */
+  step(): void {
+    const { peer, link } = this;
+    if (peer === null || this.paused || !this.seated || peer.over || this.accusation !== null) return;
+    if (link === null || !link.hasGenesis) return;
+    if (peer.pending !== null) {
+      const behind = peer.protocolMove(); // only our keys right behind our own Ack (R-PEER-18)
+      if (behind !== null) this.send(behind);
+      return;
+    }
+    if (this.signDueClaim()) return;
+    let move = this.auditHeld(peer) ? null : peer.protocolMove();
+    if (move === null && this.player !== null) {
+      const legal = peer.legalActions();
+      if (legal.length > 0) {
+        const action = this.player(peer, legal);
+        if (action !== null) {
+          try {
+            move = peer.act(action);
+          } catch (exc) {
+            if (!(exc instanceof RuleError || exc instanceof DurakError)) throw exc;
+            this.errors.push(`${(exc as DurakError).reason}: ${exc.message}`);
+            return;
+          }
+        }
+      }
+    }
+    if (move !== null) this.send(move);
+  }
+
+  /** A person's action: checked and signed by the peer (a refusal throws and sends nothing), kept, then sent. */
+  act(action: Parameters<Peer["act"]>[0]): void {
+    const peer = this.peer;
+    if (peer === null) throw new LocalError("not-started", "the game has not started yet");
+    this.send(peer.act(action));
+  }
+
+  /** Leave mid-game: an abort accusing ourselves (`leaving`, R-PEER-37), so the others audit and end. */
+  leaveGame(): void {
+    const peer = this.peer;
+    if (peer === null || peer.over || this.seat === null || peer.pending !== null || peer.phase === game.AUDIT) return;
+    this.send(peer.abort(this.seat, "leaving"));
+  }
+
+  /** R-PEER-38c: our audit waits for a receipt of the end of play from every other seat in the audit that sends us
+   * receipts; one with another head shows the host forked us (reported once, the audit never goes out). */
+  private auditHeld(peer: Peer): boolean {
+    if (peer.phase !== game.AUDIT || peer.seat === peer.genesis.host) return false;
+    const gate = peer.auditGate();
+    if (gate.forked !== null && this.forkedBy === null) {
+      this.forkedBy = gate.forked;
+      this.errors.push(`host-equivocated: seat ${gate.forked} signed another chain at our end of play; our audit stays ours`);
+    }
+    return this.forkedBy !== null || !gate.open;
+  }
+
+  // -- silent-seat claims (R-GAME-19) -------------------------------------------------------------------------------
+
+  private signDueClaim(): boolean {
+    const peer = this.peer;
+    if (peer === null || this.seat === null || this.paused || peer.over || this.accusation !== null) return false;
+    if (peer.pending !== null || this.link === null || !this.link.hasGenesis) return false;
+    for (const claim of peer.claimsToSign()) {
+      if (!this.declined.has(claim.seq) && this.decide(claim)) {
+        this.seconded.push(claim.accused);
+        this.send(peer.abort(claim.accused, game.SILENT_SEAT));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Sign now? Never while the host owes us an answer to a move of ours (it could be hiding it); otherwise once our
+   * own clock has seen the game stand still for `moveTimeout` (any entry but a silent-seat abort restarts it). */
+  private decide(claim: game.Claim): boolean {
+    const held = this.witness?.held.size ?? 0;
+    if (claim.accused === this.seat) {
+      this.declined.add(claim.seq);
+      return false;
+    }
+    if (held > 0) return false;
+    if (this.quietSince === null) this.quietSince = this.now; // resumed: our clock starts now
+    return this.now - this.quietSince >= this.moveTimeout;
+  }
+
+  /** Keep one of our signed moves, then queue it for the host. */
+  send(move: Uint8Array): void {
+    const peer = this.peer as Peer;
+    this.signedAt = peer.chain.length;
+    (this.log as SeatLog).append(KIND_MOVE, move);
+    this.witness?.hold(move, null);
+    (this.link as HostLink).sendMove(move);
+  }
+
+  private sendReceipt(): void {
+    const { peer, link, seat } = this;
+    if (peer === null || link === null || seat === null || seat === peer.genesis.host) return;
+    if (peer.faulted !== null || this.accusation !== null || !this.seated) return;
+    link.sendReceipt(peer.receipt());
+  }
+
+  transcript(): Uint8Array {
+    if (this.genesisBytes === null) throw new LocalError("no-genesis", "the game never started");
+    return encodeTranscript(this.genesisBytes, this.entries, this.accusation);
+  }
+
+  // -- accusations --------------------------------------------------------------------------------------------------
+
+  /** The host neither logged nor refused our move: sign the accusation, keep it as our last record, stop, leave. */
+  accuse(overdue: Overdue): void {
+    const peer = this.peer as Peer;
+    const seat = this.seat as number;
+    this.overdue = overdue;
+    const accusation = makeAccusation(this.identity, peer.genesis, seat, peer.genesis.host, CENSORED_MOVE, this.entries.length, overdue.move);
+    this.stop(
+      accusation,
+      `censored-move (seat ${peer.genesis.host}): our move ${overdue.counter} was neither logged nor refused for ${overdue.heldFor.toFixed(1)} s`,
+      CENSORED_MOVE,
+      overdue.author,
+      Math.round(overdue.heldFor),
+    );
+  }
+
+  private stop(accusation: Uint8Array, error: string, kind: string, done: number, total: number): void {
+    this.accusation = accusation;
+    (this.log as SeatLog).append(KIND_ACCUSATION, accusation);
+    this.errors.push(error);
+    this.listener.progress(kind, this.judgement, done, total);
+    this.link?.leave();
+  }
+
+  private doubt(move: Uint8Array, refused: VerifiedReject, reject: Uint8Array, settle: boolean): void {
+    const peer = this.peer as Peer;
+    let signed: SignedMove;
+    try {
+      signed = authenticateMove(peer.genesis, move, null);
+    } catch (exc) {
+      if (!(exc instanceof PeerFault)) throw exc;
+      if (settle) this.witness?.onRefused(refused.moveHash);
+      return;
+    }
+    this.doubted.push({ move: signed, reject: refused, rejectBytes: reject, settle });
+    this.judgeRejects();
+  }
+
+  /** R-GAME-22: check the host's Reject of our move at the chain length it names: a move that passes there was
+   * refused falsely, and the signed Reject proves it. */
+  private judgeRejects(): void {
+    const peer = this.peer;
+    if (peer === null || peer.faulted !== null || this.accusation !== null) return;
+    const genesis = peer.genesis;
+    for (const doubted of [...this.doubted]) {
+      const { move: signed, reject: refused } = doubted;
+      const judged = judgeReject(genesis, this.entries, signed, refused, peer.over, peer);
+      if (judged === null) continue; // it names entries we have not received yet
+      this.doubted.splice(this.doubted.indexOf(doubted), 1);
+      if (judged.false && !judged.proven) {
+        this.unsettled.push(`our move ${signed.counter}: ${judged.message}`); // held on: the censor clock decides
+        continue;
+      }
+      if (!judged.false) {
+        if (doubted.settle) this.settle(doubted);
+        continue;
+      }
+      this.judgement = judged.message;
+      const evidence = encode(RejectedMove.make({ move: signed.encoded, reject: refused.encoded }));
+      const accusation = makeAccusation(this.identity, genesis, this.seat as number, genesis.host, FALSE_REJECT, this.entries.length, evidence);
+      const proof = judged.proven ? "proven" : "an accusation, not a proof";
+      this.stop(accusation, `false-reject (seat ${genesis.host}), ${proof}: our move ${signed.counter}: ${judged.message}`, FALSE_REJECT, genesis.host, signed.counter);
+      return;
+    }
+  }
+
+  private settle(doubted: Doubt): void {
+    this.witness?.onRefused(doubted.reject.moveHash);
+    const peer = this.peer;
+    if (peer === null || doubted.move.author !== this.seat) return;
+    if (peer.pending !== null && equal(sha256(peer.pending), doubted.reject.moveHash)) this.refusedBy(doubted.rejectBytes, true);
+    else if (peer.pending === null) this.step();
+  }
+
+  /** The host's Reject of a move of ours. `judged`: it rests on the host's memory and was judged honest. */
+  private refusedBy(reject: Uint8Array, judged: boolean): void {
+    const peer = this.peer;
+    if (peer === null) return;
+    let verified: VerifiedReject;
+    try {
+      verified = verifyReject(peer.genesis, reject);
+    } catch (exc) {
+      if (!(exc instanceof PeerFault)) throw exc;
+      this.errors.push(`bad reject: ${exc.reason}`);
+      return;
+    }
+    const host = peer.genesis.host;
+    if (!judged && MEMORY_REASONS.includes(verified.reason) && this.seat !== host && verified.author === this.seat) {
+      const held = this.heldOwn(verified.moveHash);
+      if (held !== null) {
+        this.doubt(held, verified, reject, true); // R-GAME-25: it settles our move only once judged honest
+        return;
+      }
+    }
+    const had = peer.pending;
+    const events = peer.onReject(reject);
+    const refused = verified.moveHash;
+    const other = had !== null && equal(sha256(had), refused) ? null : this.ownUnanswered(refused);
+    if (other !== null) {
+      // another move of ours the host has not answered yet: our Ack, when our keys went right behind it (R-PEER-18)
+      this.witness?.onRefused(refused);
+      if (!judged) this.doubt(other, verified, reject, false);
+      if (this.accusation === null && peer.pending === null) this.step();
+      return;
+    }
+    if (had !== null && peer.pending === null) this.witness?.onRefused(sha256(had));
+    if (had === null || peer.pending !== null) return; // a repeated reject of a move already dropped
+    if (this.seat !== host && equal(refused, sha256(had)) && !judged) {
+      this.doubt(had, verified, reject, false); // was our move valid where the host says it judged it? (R-GAME-22)
+      if (this.accusation !== null) return;
+    }
+    for (const ev of events) {
+      if (ev.kind === "refused") {
+        this.refusals.push(ev.reason);
+        this.listener.refused(ev);
+      }
+    }
+    if (peer.chain.length !== this.signedAt) this.step(); // the table moved on since we signed: think again
+  }
+
+  private heldOwn(moveHash: Uint8Array): Uint8Array | null {
+    const peer = this.peer;
+    if (peer !== null && peer.pending !== null && equal(sha256(peer.pending), moveHash)) return peer.pending;
+    return this.ownUnanswered(moveHash);
+  }
+
+  private ownUnanswered(moveHash: Uint8Array): Uint8Array | null {
+    const peer = this.peer;
+    if (this.witness === null || peer === null || this.seat === null || this.seat === peer.genesis.host) return null;
+    return this.witness.heldMove(moveHash);
+  }
+
+  // -- resuming -----------------------------------------------------------------------------------------------------
+
+  /** Rebuild the peer from the seat's records: replay its entries, restore its counter and its pending move (so no
+   * counter is ever signed twice), and append to the same records from here on. Records that end before the deck
+   * secrets get fresh ones, written first: such a seat has sent no move of the game (R-GAME-5). */
+  resume(saved: SavedSeat, log: SeatLog): Peer {
+    if (saved.genesis === null) throw new LocalError("nothing-to-resume", "the game had not started when this seat stopped");
+    const genesis = verifyGenesis(saved.genesis);
+    let secrets: SeatSecrets | null = null;
+    if (saved.secrets !== null) {
+      try {
+        secrets = secretsFromBytes(saved.secrets);
+      } catch (exc) {
+        if (exc instanceof DurakError) throw new LocalError("bad-game-file", `deck secrets: ${exc.message}`);
+        throw exc;
+      }
+    } else if (saved.moves.length > 0 || saved.entries.length > 0) {
+      throw new LocalError("bad-game-file", "the deck secrets are missing from a game already under way");
+    }
+    const seat = Array.from({ length: genesis.seats }, (_, s) => s).find((s) => equal(genesis.publicKey(s), this.identity.public));
+    if (seat === undefined) throw new LocalError("not-in-roster", "this identity holds no seat of the saved game");
+    const peer = new Peer(genesis, { seat, identity: this.identity, rng: this.rng, ...(secrets === null ? {} : { secrets }) });
+    this.replayed = [];
+    saved.entries.forEach((entry, index) => {
+      const before = peer.rules;
+      const events = peer.receive(entry);
+      this.replayed.push([index, events, before, peer.rules]);
+    });
+    let last: [SignedMove, Uint8Array] | null = null;
+    for (const moveBytes of saved.moves) {
+      const move = authenticateMove(genesis, moveBytes, null);
+      if (move.author === seat && (last === null || move.counter > last[0].counter)) last = [move, moveBytes];
+    }
+    if (last !== null && last[0].counter > peer.counter) {
+      peer.counter = last[0].counter;
+      if (peer.chain.entryOfMove(last[0].hash) === null && !peer.over) {
+        peer.pending = last[1];
+        peer.pendingCounter = last[0].counter;
+      }
+    }
+    this.seat = seat;
+    this.peer = peer;
+    this.genesisBytes = saved.genesis;
+    this.entries = [...saved.entries];
+    this.accusation = saved.accusation;
+    this.log = log;
+    if (secrets === null) log.append(KIND_SECRETS, secretsToBytes(peer.secrets as SeatSecrets));
+    this.tableCode = tableCode(genesis.hash);
+    this.witness = new MoveWitness(genesis, seat, this.censorTimeout);
+    for (const logged of peer.chain.entries) this.witness.onLogged(logged.move.author, logged.move.counter);
+    if (peer.pending !== null) this.witness.hold(peer.pending, null);
+    return peer;
+  }
+}
