@@ -343,13 +343,15 @@ class HostCommand:
         side.runner.meta["web_port"] = self.web_port
 
     def _announce(self, side: HostSide) -> str | None:
-        """Print the invite (and show it on the front end); the address it carries (None: resumed, no invite)."""
+        """Print the invite (and show it on the front end); the address it carries (None: no address to map or
+        announce). A resumed host prints no invite, but maps its port and announces again: the UPnP worker removed
+        the mapping when the dead host's pipe closed, and the seats outside reconnect through the same one."""
         args = self.args
+        address = args.advertise or (args.bind if args.bind not in ("0.0.0.0", "::") else lan_address())
         if args.resume:
             where = f"at {', '.join(self.node.listen_addrs())}" if self.node is not None else f"on port {side.port}"
             self.say(f"resumed {where}; the seats reconnect by themselves")
-            return None
-        address = args.advertise or (args.bind if args.bind not in ("0.0.0.0", "::") else lan_address())
+            return address
         if self.node is not None:
             invite = side.server.p2p_invite(self.node.addrs(address))
             print(f"invite link: {invite.link()}", flush=True)  # even when quiet: nobody can join without it

@@ -9,12 +9,15 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from p2pdurak.bench.faults import reached
+from p2pdurak.log.dlog import parse_records
 from p2pdurak.net.nearby import NO_MULTICAST_ENV
 from tests.lan.netns import HomeRouter, home_behind_upnp_router, igd_skip_reason
 from tests.outcomes import ended_by_the_rules
@@ -105,3 +108,53 @@ def test_lan_upnp_maps_the_libp2p_port_and_a_seat_outside_plays(router: HomeRout
         assert f"dnat ip to {router.home_address}:{port}" in router.port_forwards()
         joined, _ = _play_from_outside(router, tmp_path, outside, host, seen)
         assert "links: host direct" in joined, joined  # through the mapping, not a relay
+
+
+def _host_file_in_play(profile: Path) -> bool:
+    """The host's seat file holds a few game actions (so the game is under way when we kill it)."""
+    for path in profile.glob("games/*/seat-*.dlog"):
+        records, _ = parse_records(path.read_bytes(), allow_torn_tail=True)
+        if reached(records, "play", 0):
+            return True
+    return False
+
+
+def test_lan_upnp_a_resumed_host_maps_its_port_again_and_the_seat_outside_finishes(router: HomeRouter,
+                                                                                  tmp_path: Path) -> None:
+    """The host is killed mid-game; its UPnP worker removes the mapping (its pipe closed); `host --resume` maps the
+    port again, so the seat outside, which only knows the outside address, reconnects and the game ends."""
+    flags = ("--bot", "random", "--seed", "3", "--move-timeout", "60")
+    with _hosting(router, tmp_path, *flags) as (host, seen):
+        _, outside = _links(host, seen)
+        join = subprocess.Popen(router.argv(router.outside, [*PY, "join", outside, "--bot", "random", "--seed", "5",
+                                                             "--profile", str(tmp_path / "j"), "--out",
+                                                             str(tmp_path / "j.dlog")]),
+                                env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 120
+            while not _host_file_in_play(tmp_path / "h") and join.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.002)
+            assert join.poll() is None, "the game ended before the host was killed"
+            host.kill()
+            host.wait(10)
+            while "dnat" in router.port_forwards() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert "dnat" not in router.port_forwards()  # the worker removed the dead host's mapping
+            resumed = subprocess.Popen(router.argv(router.home, [*PY, "host", "--resume", *flags, "--no-announce",
+                                                                 "--no-lobby-input", "--profile", str(tmp_path / "h"),
+                                                                 "--out", str(tmp_path / "h.dlog")]),
+                                       env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            out, _ = resumed.communicate(timeout=180)
+            assert resumed.returncode == 0, out
+            assert "invite link from outside this network (UPnP)" in out, out  # mapped again
+            joined, _ = join.communicate(timeout=60)
+            assert join.returncode == 0, joined
+        finally:
+            for proc in (join,):
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait(10)
+    transcripts = [(tmp_path / name).read_bytes() for name in ("h.dlog", "j.dlog")]
+    assert transcripts[0] == transcripts[1]
+    verified = subprocess.run([*PY, "verify", str(tmp_path / "h.dlog")], capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
