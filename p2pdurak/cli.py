@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {  # a player's commands first, then the tools for te
     "verify": "p2pdurak.commands.verify",
     "rules": "p2pdurak.commands.rules",
     "relay": "p2pdurak.commands.relay",
+    "web-peer": "p2pdurak.commands.web_peer",
     "selfplay": "p2pdurak.commands.selfplay",
     "tournament": "p2pdurak.commands.tournament",
     "sim": "p2pdurak.commands.sim",

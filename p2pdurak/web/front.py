@@ -238,7 +238,11 @@ class WebFrontEnd:
             "lobby": {
                 # (the table is closed once the code is up: no more invitations)
                 "invite": _(S.PHASE_INVITE).format(link=self.invite) if invite else "",
-                "link": invite, "short": self.short if invite else "", "qr": qr_svg(invite) if invite else "",
+                "link": invite, "short": self.short if invite else "",
+                # a phone's camera opens the browser link: the browser seat's page (the durak:// link is for join)
+                "qr": qr_svg(self.web_link or invite) if invite else "",
+                "web_link": self.web_link if invite else "", "web_label": _(W.WEB_BROWSER_LABEL),
+                "digest": self.digest if invite else "", "digest_label": _(W.WEB_DIGEST_LABEL),
                 "table_code": _(S.LABEL_TABLE_CODE if self.confirming else S.PHASE_TABLE_CODE).format(
                     code=self.table_code) if self.table_code else "",
                 "waiting": "" if self.confirming else waiting,

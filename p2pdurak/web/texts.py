@@ -31,6 +31,11 @@ WEB_INVITE_HOW = N_("Send your friends this link, or read them the short form: t
 WEB_LINK_LABEL = N_("Invite link")
 # Translators: the short form of the invite (address and key code), to read out across the table
 WEB_SHORT_LABEL = N_("Short form, to read out")
+# Translators: the host's lobby: the http link a friend opens in a browser (a phone scans it in the QR code) to sit
+# at the table without installing anything
+WEB_BROWSER_LABEL = N_("Browser link, to play without installing (the QR code)")
+# Translators: the SHA-256 checksum of the browser seat's page that this computer serves to friends
+WEB_DIGEST_LABEL = N_("SHA-256 of the browser page:")
 # Translators: a button that copies the invite link (or its short form) to the clipboard
 WEB_COPY = N_("Copy")
 WEB_COPIED = N_("Copied")

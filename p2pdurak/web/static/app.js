@@ -182,6 +182,8 @@ function renderLobby(l) {
       ${l.invite ? `<p class="invite-how" id="invite-how">${esc(l.invite_how)}</p>
         ${inviteRow("invite", l.link_label, l.link, l.copy)}` : ""}
       ${l.short ? inviteRow("short", l.short_label, l.short, l.copy) : ""}
+      ${l.web_link ? inviteRow("web-link", l.web_label, l.web_link, l.copy) : ""}
+      ${l.digest ? `<p class="digest"><span id="digest-label">${esc(l.digest_label)}</span> <code id="digest" aria-labelledby="digest-label">${esc(l.digest)}</code></p>` : ""}
       ${l.table_code ? `<p class="code" id="table-code">${esc(l.table_code)}</p>` : ""}
       ${l.confirm ? `<p class="confirm" id="confirm">${esc(l.confirm)}</p>` : ""}
       <p id="waiting">${esc(l.waiting)}</p>
