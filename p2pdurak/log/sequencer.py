@@ -83,6 +83,23 @@ class Sequencer:
         chain._append(entry)
         return Appended(entry_bytes, entry, duplicate=False)
 
+    def take_back(self, entry_bytes: bytes, validate: Validator | None = None) -> VerifiedEntry | None:
+        """Append an entry of our own chain that a seat gave back after we lost it in a crash (SPEC.md R-NET-56):
+        checked as any entry a peer receives (our signature, seq, link, counter, seen) and by `validate` at its seen
+        length, then its author's counter is spent. None: we hold these very bytes already. PeerFault (no change):
+        not our entry, not the next one, or a move that fails the rules (the seat that gave it back is at fault)."""
+        entry = self.chain._check_entry(entry_bytes)
+        if entry is None:
+            return None
+        if validate is not None:
+            try:
+                validate(entry.move, entry.seen_length)
+            except RuleError as exc:
+                raise PeerFault(exc.reason, exc.message, seat=None) from exc
+        self.chain._append(entry)
+        self._spent[entry.move.author] = max(self._spent[entry.move.author], entry.move.counter)
+        return entry
+
     def _reject(self, move: SignedMove, exc: PeerFault | RuleError) -> Rejected:
         reason = exc.reason
         if token_charset(reason) is not None or len(reason) > 64:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,26 @@ class HostApp(Protocol):
         ...
 
 
+@runtime_checkable
+class TakeBack(Protocol):
+    """A host's game side that can take back entries of its own log that a crash lost (SPEC.md R-NET-56)."""
+
+    def take_back(self, index: int, entry: bytes) -> bool:
+        """Entry `index` of our log as a seat gave it back: True if it was checked as any entry (our signature, the
+        chain, the validator), persisted and appended; False if it is not the next one. PeerFault: not our entry,
+        or one that does not extend our chain (the seat that sent it is at fault)."""
+        ...
+
+
+@runtime_checkable
+class TailHolder(Protocol):
+    """A seat's game side that can hand the host back entries it holds (SPEC.md R-NET-56)."""
+
+    def held_entries(self) -> Sequence[bytes]:
+        """Every entry of the log this seat holds, in order."""
+        ...
+
+
 class ClientApp(Protocol):
     """A seat's game side. Calls run inside the trio loop; they may call Client.send_move."""
 
@@ -70,9 +90,10 @@ class NetEvent:
     """For logs, user interfaces and tests: kind is one of joined, left, dropped, refused, started, silent, aborted,
     connected, reconnecting (after the host was reached once), unreachable (once, before it ever was: reason
     connection-refused, no-answer, connect-timeout or what ended the first connection), finished, mesh (a mesh
-    link to `seat`: reason mesh-up, or mesh-REASON when it failed or closed), or punch (a hole punch this seat
-    started ended: reason says to whom and how, SPEC.md 9.14); reason is a reason code (SPEC.md 9.9) where there
-    is one."""
+    link to `seat`: reason mesh-up, or mesh-REASON when it failed or closed), punch (a hole punch this seat
+    started ended: reason says to whom and how, SPEC.md 9.14), taken-back (a resumed host took back an entry it had
+    lost from `seat`) or recovered (a resumed host sequences again; reason: how many entries it took back); reason
+    is a reason code (SPEC.md 9.9) where there is one."""
 
     kind: str
     seat: int | None = None

@@ -21,7 +21,7 @@ from p2pdurak.crypto.identity import Identity, fingerprint
 from p2pdurak.errors import LocalError
 from p2pdurak.net import messages as m
 from p2pdurak.net.addresses import local_address
-from p2pdurak.net.api import ClientApp, Ending, NetEvent, Observer, ignore_event
+from p2pdurak.net.api import ClientApp, Ending, NetEvent, Observer, TailHolder, ignore_event
 from p2pdurak.net.backoff import Backoff, Jitter, system_jitter
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ALREADY_SEATED, ConnectionClosed, JoinRefused, NetFault
@@ -448,6 +448,8 @@ class Client:
             elif isinstance(message, m.MultiaddrPeers):
                 if self.mesh is not None:
                     self.mesh.set_multiaddr_peers(message.peers)
+            elif isinstance(message, m.Recall):
+                self._give_back(message.index)
             elif isinstance(message, m.RelayReject):
                 if isinstance(self.app, MeshApp):
                     self.app.on_relay_reject(message.reject)
@@ -457,6 +459,17 @@ class Client:
                 return Ending("abort", message.reason, message.seat)
             else:
                 raise NetFault("unexpected-message", type(message).__name__)
+
+    def _give_back(self, index: int) -> None:
+        """A resumed host lost the entries from `index` on: hand back those we hold, as Forward (R-NET-56). At most
+        max_outbox of them go on one connection (a host asking for more asks again after a reconnect)."""
+        if not isinstance(self.app, TailHolder):
+            return
+        entries = self.app.held_entries()
+        end = min(len(entries), index + self.config.max_outbox)
+        for i in range(index, end):
+            self._outbox.append(m.Forward(i, entries[i]).encode())
+        self._wake.set()
 
     def _send_signature(self) -> None:
         """Our genesis signature goes out once the host asked for it and `genesis_gate` (if any) is open."""

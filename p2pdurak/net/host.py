@@ -4,6 +4,11 @@ The host is the sequencer and is trusted for nothing else; this module only move
 reader task and a writer task. The writer sends, in order, the connection's direct messages (outbox) and then every
 log entry from the connection's cursor on; so a client that asks for catch-up gets every entry after the ones it
 holds exactly once, in log order, with no race against the live broadcast (both come from the same cursor).
+
+A host resumed from its file may have lost the tail of its log that the seats already hold (a record torn or lost
+on disk). Until every seat has caught up (or `recover_timeout`) it sequences nothing: moves wait, a seat whose
+CatchUp claims more than the log holds is asked for the rest (Recall) and gives it back (Forward), each entry
+checked by the game side as any entry. So it never signs a second entry at an index it may have signed already.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError, PeerFault
 from p2pdurak.net import messages as m
 from p2pdurak.net.addresses import ip_to_bytes
-from p2pdurak.net.api import HostApp, NetEvent, Observer, SeatInfo, ignore_event
+from p2pdurak.net.api import HostApp, NetEvent, Observer, SeatInfo, TakeBack, ignore_event
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ALREADY_SEATED, ConnectionClosed, NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
@@ -33,6 +38,7 @@ from p2pdurak.net.transport import check_transport_key, remote_address, stream_p
 LOBBY, SIGNING, SESSION, CLOSED = "lobby", "signing", "session", "closed"
 _BATCH_BYTES = 65536
 LOBBY_PLACE_KEPT = 10.0  # seconds a seat that dropped out of the lobby gets its place back if it comes back
+MAX_HELD = 64  # moves and relays one connection may send while a resumed host recovers its log (then: stuck)
 
 
 class _Conn:
@@ -40,10 +46,12 @@ class _Conn:
 
     __slots__ = (
         "address",
+        "ahead",
         "closing",
         "cursor",
         "final_sent",
         "fs",
+        "held",
         "key",
         "mesh",
         "mesh_p2p",
@@ -66,6 +74,8 @@ class _Conn:
         self.outbox: deque[bytes] = deque()
         self.cursor: int | None = None  # next entry index to send; None until the client asked for catch-up
         self.want_genesis = False
+        self.ahead: m.CatchUp | None = None  # a CatchUp claiming more than a recovering host holds, until it does
+        self.held = 0  # moves and relays of this connection waiting for the recovery to end
         self.closing: bytes | None = None  # the final frame (bye or abort) to send once everything else is out
         self.final_sent = False
         self.wake = trio.Event()
@@ -107,7 +117,11 @@ class HostServer:
         self.signed_genesis: bytes | None = None
         self.entries: list[bytes] = []
         self.ending: m.Message | None = None  # Bye or Abort once closed
-        self.started = trio.Event()  # set when the session begins (signed genesis broadcast)
+        self.started = trio.Event()  # set when the session begins (signed genesis broadcast) or, resumed, recovered
+        self.recovering = False  # resumed: nothing is sequenced until every seat caught up (R-NET-56)
+        self._held: list[tuple[_Conn, m.Move | m.Relay]] = []  # what came in meanwhile, in arrival order
+        self._caught_up: set[int] = set()  # seats whose catch-up a recovering host has served
+        self._taken_back = 0  # entries the seats gave back
         self.closed = trio.Event()
         self._lobby: list[_Conn] = []
         self._lobby_left: dict[bytes, tuple[int, float]] = {}  # key -> (its place, when it dropped out)
@@ -134,13 +148,14 @@ class HostServer:
         config: NetConfig | None = None,
         observer: Observer = ignore_event,
     ) -> HostServer:
-        """A host restarted mid-game from its log on disk: straight into the session."""
+        """A host restarted mid-game from its log on disk: straight into the session, which it holds (sequencing
+        nothing) until every other seat has caught up, taking back the entries the seats hold beyond its log."""
         host = cls(identity, game_id, app, seats=len(roster), min_seats=len(roster), config=config, observer=observer)
         host.roster = tuple(roster)
         host.signed_genesis = signed_genesis
         host.entries = list(entries)
         host.phase = SESSION
-        host.started.set()
+        host.recovering = True
         return host
 
     # ----------------------------------------------------------------- the game side's controls
@@ -235,6 +250,8 @@ class HostServer:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(trio.serve_listeners, self._handle, list(listeners))
             nursery.start_soon(self._watchdog)
+            if self.recovering:
+                nursery.start_soon(self._recovery_clock)
             await self.closed.wait()
             with trio.move_on_after(self.config.linger_timeout):
                 while len(self._done) < len(self.roster) or (self.roster == () and self._lobby):
@@ -242,6 +259,10 @@ class HostServer:
             nursery.cancel_scope.cancel()
         reason = self.ending.reason if isinstance(self.ending, m.Bye | m.Abort) else ""
         self.observer(NetEvent("finished", None, reason))
+
+    async def _recovery_clock(self) -> None:
+        await trio.sleep(self.config.recover_timeout)
+        self._end_recovery()
 
     async def _watchdog(self) -> None:
         while True:
@@ -453,10 +474,14 @@ class HostServer:
                 raise NetFault("unexpected-message", f"{type(message).__name__} in the lobby", seat=conn.seat)
             if isinstance(message, m.GenesisSignature):
                 self._genesis_signature(conn.seat, message.signature)
+            elif isinstance(message, m.Move | m.Relay) and self.recovering:
+                self._hold(conn, message)
             elif isinstance(message, m.Move):
                 self._move(conn, conn.seat, message)
             elif isinstance(message, m.Relay):
                 self._relay(conn, message)
+            elif isinstance(message, m.Forward):
+                self._forward(conn, message)
             elif isinstance(message, m.Receipt):
                 if self.phase == SESSION:
                     self.app.on_receipt(conn.seat, message.receipt)
@@ -465,12 +490,80 @@ class HostServer:
 
     def _catch_up(self, conn: _Conn, message: m.CatchUp) -> None:
         if message.have > len(self.entries):
-            raise NetFault("bad-catch-up", f"claims {message.have} entries, the log has {len(self.entries)}")
+            if not self.recovering or not isinstance(self.app, TakeBack):
+                raise NetFault("bad-catch-up", f"claims {message.have} entries, the log has {len(self.entries)}")
+            conn.ahead = message  # served once we hold its entries: ask the seat for the ones we lost (R-NET-56)
+            conn.cursor = None
+            self._send(conn, m.Recall(len(self.entries)))
+            return
+        conn.ahead = None
         conn.want_genesis = message.genesis
         conn.cursor = message.have
         if self.phase in (SESSION, CLOSED) and self.signed_genesis is not None and message.genesis:
             conn.outbox.append(m.Genesis(self.signed_genesis).encode())
         conn.wake.set()
+        if self.recovering and conn.seat is not None and self._conns.get(conn.seat) is conn:
+            self._caught_up.add(conn.seat)
+            self._check_recovered()
+
+    def _forward(self, conn: _Conn, message: m.Forward) -> None:
+        """A seat gives back an entry of our log (R-NET-56): taken only while recovering, as the next entry."""
+        if not self.recovering or message.index != len(self.entries) or not isinstance(self.app, TakeBack):
+            return  # (one we hold, one beyond our next, or late: nothing to do)
+        try:
+            taken = self.app.take_back(message.index, message.entry)
+        except PeerFault as exc:
+            raise NetFault("bad-recall", f"entry {message.index}: {exc.reason}", seat=conn.seat) from exc
+        if not taken:
+            return
+        self.entries.append(message.entry)
+        self._taken_back += 1
+        self.observer(NetEvent("taken-back", conn.seat, ""))
+        for c in list(self._conns.values()):
+            c.wake.set()
+            if c.ahead is not None and c.ahead.have <= len(self.entries):
+                self._catch_up(c, c.ahead)
+
+    def _check_recovered(self) -> None:
+        """Recovery ends once every seat but our own has caught up and none claims more than we hold."""
+        own = self.identity.public
+        waiting = [s.seat for s in self.roster if s.key != own and s.seat not in self._caught_up]
+        if not waiting and not any(c.ahead is not None for c in self._conns.values()):
+            self._end_recovery()
+
+    def _end_recovery(self) -> None:
+        """Sequence again: what came in meanwhile goes to the sequencer in arrival order; a seat still claiming
+        entries nobody gave back is dropped (bad-catch-up, as any such claim outside a recovery)."""
+        if not self.recovering:
+            return
+        self.recovering = False
+        for c in list(self._conns.values()):
+            if c.ahead is not None:
+                self.observer(NetEvent("dropped", c.seat, "bad-catch-up"))
+                c.scope.cancel()
+        held, self._held = self._held, []
+        self.observer(NetEvent("recovered", None, str(self._taken_back)))
+        self.started.set()
+        for conn, message in held:
+            if self.phase != SESSION:
+                break
+            conn.held = 0
+            if conn.seat is None:
+                continue
+            try:
+                if isinstance(message, m.Move):
+                    self._move(conn, conn.seat, message)
+                else:
+                    self._relay(conn, message)
+            except PeerFault as exc:  # (what the reader would have dropped that connection for, had it not waited)
+                self.observer(NetEvent("dropped", conn.seat, exc.reason))
+                conn.scope.cancel()
+
+    def _hold(self, conn: _Conn, message: m.Move | m.Relay) -> None:
+        if conn.held >= MAX_HELD:
+            raise NetFault("stuck-connection", "too many moves while the host recovers its log", seat=conn.seat)
+        conn.held += 1
+        self._held.append((conn, message))
 
     def _genesis_signature(self, seat: int, signature: bytes) -> None:
         if self.phase != SIGNING or seat in self._signatures:

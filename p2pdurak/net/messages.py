@@ -262,6 +262,15 @@ class Forward(Message):
     entry: Cargo
 
 
+@message(TAG_BASE + 24)
+@dataclass(frozen=True, slots=True)
+class Recall(Message):
+    """Host -> client: a resumed host whose log is shorter than the seat's CatchUp claims asks for the entries from
+    `index` on (it lost them in a crash); the seat answers with Forward messages (SPEC.md R-NET-56)."""
+
+    index: Uint64
+
+
 P2P_TAG_BASE = TAG_BASE + 27  # 0x7B..0x7D: the mesh over libp2p (SPEC.md 9.14)
 MULTIADDR = Bytes(max=255, min=1)  # one multiaddr in its text form (ASCII), opaque to the host
 Multiaddrs = Annotated[tuple[bytes, ...], ListOf(MULTIADDR, max=8, min=1)]
@@ -316,6 +325,7 @@ MESSAGES: tuple[type[Message], ...] = (
     Direct,
     Receipt,
     Forward,
+    Recall,
     MeshMultiaddrs,
     MultiaddrPeers,
 )

@@ -58,6 +58,8 @@ class GameHost:
         self.data = b""
         self.silent: list[int] = []
         self.rejected: list[str] = []
+        self.taken_back = 0  # entries of our log a seat gave back after a crash lost them (R-NET-56)
+        self.holding = False  # resumed: our seat makes no move until the server has recovered the log
 
     @property
     def peer(self) -> Peer:
@@ -104,6 +106,18 @@ class GameHost:
     def relay(self, move: bytes) -> Submission:
         author = authenticate_move(self._sequencer().genesis, move).author  # PeerFault: the relayer is at fault
         return self.submit(author, move)
+
+    def take_back(self, index: int, entry: bytes) -> bool:
+        """TakeBack: an entry we signed before a crash lost it, as a seat gave it back. Checked by the sequencer's
+        chain and our seat's peer exactly as a seat checks an entry, then persisted by our seat and appended."""
+        if index != len(self.runner.entries):
+            return False
+        built = self._sequencer().take_back(entry, self.peer.validate)
+        if built is None:
+            return False
+        self.runner.apply_entry(entry, act=False, built=built)
+        self.taken_back += 1
+        return True
 
     def on_silent(self, seat: int) -> Sequence[bytes]:
         peer = self.runner.peer
@@ -170,6 +184,10 @@ class GameHost:
         assert self.server is not None
         await self.server.started.wait()
         await trio.lowlevel.checkpoint()
+        if self.holding:  # the log is whole again: our seat may act (R-NET-56)
+            self.holding = False
+            self.runner.paused = False
+            self.runner.step()
         self.arm()
 
 

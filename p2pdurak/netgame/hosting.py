@@ -165,6 +165,10 @@ class HostCommand:
             return f"{name} left the table" if lobby else f"{name} lost the connection"
         if event.kind == "refused":
             return HOST_REFUSALS.get(event.reason, "")
+        if event.kind == "recovered":
+            taken = f"; {event.reason} entries this file had lost were taken back from the seats" \
+                if event.reason not in ("", "0") else ""
+            return f"every seat has caught up{taken}: the game goes on"
         if event.kind == "started" and event.reason == "signing":
             return "the game begins: every player signs the table (who sits where, and the options)"
         if event.kind == "started":

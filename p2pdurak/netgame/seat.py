@@ -243,6 +243,10 @@ class SeatRunner:
             self.errors.append(f"entry {fault.entry}: {fault.reason} (seat {fault.seat}): {fault.message}")
             self.client.leave()  # a broken chain cannot go on; the transcript holds the evidence
 
+    def held_entries(self) -> Sequence[bytes]:
+        """TailHolder: the entries we hold, for a resumed host that lost some of them (R-NET-56)."""
+        return self.entries
+
     # ----------------------------------------------------------------- MeshApp (SPEC.md 9.11, R-GAME-15..18)
 
     def mesh_roster(self) -> tuple[bytes, ...] | None:

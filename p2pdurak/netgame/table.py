@@ -170,6 +170,9 @@ async def resume_host(
     server = HostServer.resume(identity, game_id, app, roster_of(genesis), saved.genesis, saved.entries,
                                config=spec.config, observer=observer)
     app.server = server
+    # our seat signs nothing until the seats gave back what our file lost (R-NET-56; arm_when_started lets it go)
+    app.holding = True
+    runner.paused = True
     name = genesis.name(genesis.host)
     client = Client(identity, name, server.invite(own_address(bind), port), runner, config=spec.config,
                     have=len(saved.entries), has_genesis=True, mesh=False)

@@ -10,5 +10,5 @@ from __future__ import annotations
 
 LOG_TAGS = frozenset(range(0x01, 0x0F))  # 7.2-7.8: Member .. Receipt
 PEER_TAGS = frozenset(range(0x20, 0x2C))  # 8.2, 8.3: GameOptions and the eleven move bodies
-NET_TAGS = frozenset([*range(0x60, 0x78), 0x7B, 0x7C, 0x7D])  # 9.2: the transport messages
+NET_TAGS = frozenset([*range(0x60, 0x79), 0x7B, 0x7C, 0x7D])  # 9.2: the transport messages
 DEFINED_TAGS = LOG_TAGS | PEER_TAGS | NET_TAGS

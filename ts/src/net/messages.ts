@@ -113,6 +113,8 @@ export const Direct = message(0x75, "Direct", { move: CARGO });
 export const Receipt = message(0x76, "net.Receipt", { receipt: bin(256, 1) });
 /** S->S over the mesh: host-signed log entry number `index`, for a seat whose receipts lag ours (R-NET-75). */
 export const Forward = message(0x77, "Forward", { index: u64, entry: CARGO });
+/** H->C: a resumed host that lost the tail of its log asks for the entries from `index` on (R-NET-56). */
+export const Recall = message(0x78, "Recall", { index: u64 });
 /** C->H: where this seat's libp2p node takes mesh streams (its peer id is its roster key's, 9.14). */
 export const MeshMultiaddrs = message(0x7b, "MeshMultiaddrs", { addrs: MULTIADDRS });
 /** One seat's libp2p addresses, as the host knows them (nested in MultiaddrPeers). */
@@ -145,6 +147,7 @@ export const MESSAGES = [
   Direct,
   Receipt,
   Forward,
+  Recall,
   MeshMultiaddrs,
   MultiaddrPeers,
 ] as const;

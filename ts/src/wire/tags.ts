@@ -13,5 +13,5 @@ export const LOG_TAGS: ReadonlySet<number> = new Set(range(0x01, 0x0f));
 /** 8.2, 8.3: GameOptions and the eleven move bodies. */
 export const PEER_TAGS: ReadonlySet<number> = new Set(range(0x20, 0x2c));
 /** 9.2: the transport messages. */
-export const NET_TAGS: ReadonlySet<number> = new Set([...range(0x60, 0x78), 0x7b, 0x7c, 0x7d]);
+export const NET_TAGS: ReadonlySet<number> = new Set([...range(0x60, 0x79), 0x7b, 0x7c, 0x7d]);
 export const DEFINED_TAGS: ReadonlySet<number> = new Set([...LOG_TAGS, ...PEER_TAGS, ...NET_TAGS]);
