@@ -447,6 +447,7 @@ class HostCommand:
             self.say(f"no UPnP port mapping: the libp2p node does not listen on {address}")
             return
         mapper = PortMapper(lan[1])
+        web_mapper: PortMapper | None = None  # the web port's (9.15), once the game's port is mapped
         try:
             attempt = await mapper.open()
             mapping = attempt.mapping
@@ -463,8 +464,18 @@ class HostCommand:
             if mapping.behind_another_nat:
                 self.say(f"(the router's outside address {mapping.external_address} is not public: another NAT "
                          "is in front of it)")
+            if self.web is not None and self.web_port:
+                web_mapper = PortMapper(self.web_port)
+                web = (await web_mapper.open()).mapping
+                if web is None:
+                    self.say("no UPnP port mapping for the web port: browsers outside this network cannot reach us")
+                else:
+                    browser = web_link(web.external_address, web.external_port, outside)
+                    print(f"browser link from outside this network (UPnP): {browser}", flush=True)
             await trio.sleep_forever()
         finally:
+            if web_mapper is not None:
+                await web_mapper.aclose()
             await mapper.aclose()
 
     async def _lobby_input(self, side: HostSide) -> None:

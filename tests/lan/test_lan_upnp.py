@@ -86,6 +86,27 @@ def _play_from_outside(router: HomeRouter, tmp_path: Path, outside: str, host: s
     return join.stdout, "".join(seen) + rest
 
 
+# a browser seat's first step from outside: the WebSocket at the browser link's /seat, the host's net.Challenge
+_KNOCK = """
+import sys, trio
+from trio_websocket import open_websocket_url
+from p2pdurak.net import messages as m
+async def main():
+    async with open_websocket_url(sys.argv[1]) as ws:
+        print(type(m.decode(await ws.get_message())).__name__)
+trio.run(main)
+"""
+
+
+def _browser_link(host: subprocess.Popen[str], seen: list[str]) -> str:
+    assert host.stdout is not None
+    for line in host.stdout:
+        seen.append(line)
+        if found := re.search(r"^browser link from outside this network \(UPnP\): (\S+)", line):
+            return found.group(1)
+    raise AssertionError("".join(seen))
+
+
 def test_lan_upnp_maps_the_port_and_a_seat_outside_plays(router: HomeRouter, tmp_path: Path) -> None:
     with _hosting(router, tmp_path) as (host, seen):
         inside, outside = _links(host, seen)
@@ -93,6 +114,13 @@ def test_lan_upnp_maps_the_port_and_a_seat_outside_plays(router: HomeRouter, tmp
         assert inside.startswith(f"durak://{router.home_address}:{port}/")  # the LAN address stays in the first
         assert outside == inside.replace(router.home_address, router.outside_address)  # same game, same key
         assert f"dnat ip to {router.home_address}:{port}" in router.port_forwards()
+        browser = _browser_link(host, seen)  # the web port mapped too (SPEC.md 9.15), the outside invite inside
+        web = re.fullmatch(rf"http://{re.escape(router.outside_address)}:(\d+)/#(\S+)", browser)
+        assert web is not None and web.group(2) == outside, browser
+        knock = subprocess.run(router.argv(router.outside, [sys.executable, "-c", _KNOCK,
+                                                             f"ws://{router.outside_address}:{web.group(1)}/seat"]),
+                               env=_env(), text=True, capture_output=True, timeout=60)
+        assert knock.stdout.strip() == "Challenge", knock.stdout + knock.stderr
         _, hosted = _play_from_outside(router, tmp_path, outside, host, seen)
         assert "not public" not in hosted  # 11.22.33.1 counts as a public address
 
