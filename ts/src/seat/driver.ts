@@ -100,6 +100,10 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
     });
   };
 
+  link.onQueued = () => {
+    pump();
+    if (link.ending !== null) wake?.();
+  };
   const ticker = setInterval(() => {
     runner.onTick(now(), link.connected);
     if (conn !== null) {
@@ -191,6 +195,7 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
       if (stopped) return STOPPED;
     }
   } finally {
+    link.onQueued = null;
     clearInterval(ticker);
     opts.signal?.removeEventListener("abort", stop);
   }

@@ -11,7 +11,7 @@ import { NetFault } from "../net/errors";
 import { checkHello, freshChallenge, signHello, type HelloInputs } from "../net/hello";
 import * as m from "../net/messages";
 import { type Rng, systemRng } from "../randomness";
-import { type MessageOf, encode } from "../wire";
+import { type MessageOf, encode, textCharset } from "../wire";
 import { type Invite, accepts } from "./invite";
 
 export const PROTOCOL_VERSION = 1;
@@ -51,6 +51,9 @@ export class HostLink {
   pastLobby: boolean;
   connections = 0;
   ending: Ending | null = null;
+  /** called (after the current step, as a microtask) when frames are queued outside a received frame's handling:
+   * a person's move, a tick's accusation; the driver writes them then */
+  onQueued: (() => void) | null = null;
   private stage: Stage = "closed";
   private hello: HelloInputs | null = null;
   private readonly pending: [bigint, Uint8Array][] = [];
@@ -67,6 +70,10 @@ export class HostLink {
     readonly invite: Invite,
     opts: { have?: number; hasGenesis?: boolean; rng?: Rng } = {},
   ) {
+    const bytes = new TextEncoder().encode(name).length;
+    if (bytes < 1 || bytes > 64 || textCharset(name) !== null) {
+      throw new LocalError("bad-name", "a display name is 1..64 bytes of printable text, no outer spaces");
+    }
     this.gameId = invite.gameId;
     this.have = opts.have ?? 0;
     this.hasGenesis = opts.hasGenesis ?? false;
@@ -96,17 +103,25 @@ export class HostLink {
     if (!this.hasGenesis) throw new LocalError("not-started", "moves can be sent once the signed genesis has arrived");
     const mid = this.nextMid++;
     this.pending.push([mid, move]);
+    this.queued();
     return mid;
   }
 
   /** Our newest receipt for the host: replaces one not written yet, and goes after every move queued. */
   sendReceipt(receipt: Uint8Array): void {
     this.receipt = encode(m.Receipt.make({ receipt }));
+    this.queued();
   }
 
   /** Say bye at the next write and stop (no reconnect). */
   leave(): void {
     this.leaving = true;
+    this.queued();
+  }
+
+  private queued(): void {
+    const wake = this.onQueued;
+    if (wake !== null) queueMicrotask(wake);
   }
 
   // -- the driver's side ------------------------------------------------------------------------------------------

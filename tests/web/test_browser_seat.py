@@ -1,0 +1,127 @@
+"""A mixed table: `p2pdurak host` (Python, a computer player) and one browser seat in headless Chromium, the page
+of p2pdurak/web/peer/ served by the host, its peer (the TypeScript core) in a Web Worker over the WebSocket /seat,
+played by clicks to the end. The browser's transcript is the host's byte for byte and `verify` calls it valid; a
+reload mid-game resumes from the browser's IndexedDB."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.web.browser import chromium, needs_chromium, screenshot, wait_for
+
+pytestmark = needs_chromium
+
+
+class Host:
+    """`p2pdurak host` with a computer player on 127.0.0.1, two seats, 24 cards; `browser` is its browser link."""
+
+    def __init__(self, workdir: Path, seed: int) -> None:
+        self.out = workdir / "host.dlog"
+        env = {**os.environ, "LANGUAGE": "en", "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "p2pdurak", "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--seats",
+             "2", "--deck", "24", "--bind", "127.0.0.1", "--bot", "random", "--seed", str(seed), "--no-fsync",
+             "--quiet", "--profile", str(workdir / "host"), "--out", str(self.out)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        assert self.proc.stdout is not None
+        self.lines: list[str] = []
+        self.browser = ""
+        deadline = time.monotonic() + 30
+        while not self.browser and time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            self.lines.append(line)
+            found = re.search(r"browser link: (\S+)", line)
+            if found:
+                self.browser = found.group(1)
+        if not self.browser:
+            self.proc.kill()
+            raise AssertionError(f"no browser link: {self.lines}")
+
+    def wait(self, timeout: float = 60) -> int:
+        assert self.proc.stdout is not None
+        self.lines += self.proc.stdout.readlines()
+        return self.proc.wait(timeout)
+
+
+def transcript_of(driver: Any) -> str | None:
+    value = driver.execute_script("const a = document.getElementById('save'); return a && a.dataset.transcript || null")
+    return str(value) if value else None
+
+
+def play(driver: Any, seconds: float, until: Callable[[], bool] | None = None) -> None:
+    """Click the first move the page offers whenever it offers one, until the game ends (or `until` holds)."""
+    deadline = time.monotonic() + seconds
+    while transcript_of(driver) is None and time.monotonic() < deadline:
+        if until is not None and until():
+            return
+        driver.execute_script("const b = document.querySelector('#actions button:not([disabled])'); if (b) b.click();")
+        time.sleep(0.05)
+    if until is None:
+        assert transcript_of(driver) is not None, driver.find_element("id", "log").text
+
+
+def join(driver: Any, url: str, name: str) -> None:
+    driver.get(url)
+    wait_for(lambda: driver.find_element("id", "name").is_displayed(), 20, "the name field")
+    driver.find_element("id", "name").send_keys(name)
+    driver.find_element("id", "go").click()
+
+
+def verified(path: Path) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, "-m", "p2pdurak", "verify", "--json", str(path)], capture_output=True,
+                          text=True, check=False)
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def test_a_browser_seat_plays_a_python_host_to_the_end_by_clicks(tmp_path: Path) -> None:
+    host = Host(tmp_path, seed=5)
+    try:
+        with chromium(390, 844) as driver:
+            join(driver, host.browser, "Browsy")
+            wait_for(lambda: driver.find_element("id", "game").is_displayed(), 60, "the table")
+            screenshot(driver, "browser-seat-table", 390)
+            play(driver, 120)
+            screenshot(driver, "browser-seat-over", 390)
+            hex_transcript = transcript_of(driver)
+        assert host.wait() == 0, "".join(host.lines)
+    finally:
+        host.proc.kill()
+    assert hex_transcript is not None and bytes.fromhex(hex_transcript) == host.out.read_bytes()
+    report = verified(host.out)
+    assert report["valid"] is True and report["how"] == "result", report
+
+
+def test_a_reloaded_browser_seat_resumes_from_its_records(tmp_path: Path) -> None:
+    host = Host(tmp_path, seed=6)
+    try:
+        with chromium(390, 844) as driver:
+            join(driver, host.browser, "Browsy")
+            wait_for(lambda: driver.find_element("id", "game").is_displayed(), 60, "the table")
+
+            def dealt() -> bool:
+                phase, hand = driver.find_element("id", "phase").text, driver.find_element("id", "hand").text
+                return "Playing" in phase and bool(hand)
+
+            play(driver, 60, until=dealt)
+            driver.refresh()  # the worker dies with the page; the key and the records stay in IndexedDB
+            wait_for(lambda: driver.find_element("id", "game").is_displayed(), 60, "the table again")
+            assert "Carrying on" in driver.find_element("id", "log").text
+            play(driver, 120)
+            hex_transcript = transcript_of(driver)
+        assert host.wait() == 0, "".join(host.lines)
+    finally:
+        host.proc.kill()
+    assert hex_transcript is not None and bytes.fromhex(hex_transcript) == host.out.read_bytes()
+    assert verified(host.out)["valid"] is True

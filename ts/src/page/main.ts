@@ -1,0 +1,154 @@
+/**
+ * The browser seat's page: reads the invite from the link's fragment (SPEC.md R-NET-103), asks for a name, starts
+ * the seat in a Web Worker (worker.js) that reaches the host at ws://<this page's host>/seat, and draws what the
+ * worker posts: the table, the hand and the moves as buttons, in plain words. Nothing here checks or signs: the
+ * worker does it all.
+ */
+
+import type { FromWorker, ToWorker } from "./protocol";
+import type { TableView } from "./view";
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+/** The invite in the fragment, as written or percent-encoded once. */
+export function inviteFromHash(hash: string): string {
+  const text = hash.startsWith("#") ? hash.slice(1) : hash;
+  if (!text.includes("://") && text.includes("%")) {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** A card's chip: hearts and diamonds in red. */
+function cardChip(text: string, cls = "card"): HTMLElement {
+  return el("span", text, /[♥♦]/.test(text) ? `${cls} red` : cls);
+}
+
+function el(tag: string, text = "", cls = ""): HTMLElement {
+  const node = document.createElement(tag);
+  if (text) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+function say(text: string, cls = ""): void {
+  const log = $("log");
+  if (log.firstElementChild?.textContent === text) return; // (said once)
+  const line = el("li", text, cls);
+  log.prepend(line);
+  while (log.children.length > 30) log.lastChild?.remove();
+}
+
+function draw(view: TableView, send: (msg: ToWorker) => void): void {
+  $("join").hidden = true;
+  $("game").hidden = false;
+  $("code").textContent = view.tableCode ? `Table code ${view.tableCode}` : "";
+  $("phase").textContent = view.phase;
+  $("status").textContent = view.status;
+  $("trump").textContent = view.trump === null ? "" : `Trump ${view.trump} · ${view.stock} in the deck`;
+  const seats = $("seats");
+  seats.replaceChildren(
+    ...view.seats.map((s) => {
+      const words = s.out ? "out" : `${s.cards} card${s.cards === 1 ? "" : "s"}`;
+      return el("li", `${s.me ? "You" : s.name}: ${words}`, `${s.turn ? "turn" : ""} ${s.me ? "me" : ""}`.trim());
+    }),
+  );
+  const table = $("table");
+  table.replaceChildren(
+    ...view.table.map((p) => {
+      const pair = el("div", "", "pair");
+      pair.append(cardChip(p.attack));
+      if (p.beat !== null) pair.append(cardChip(p.beat, "card beat"));
+      return pair;
+    }),
+  );
+  if (view.table.length === 0) table.append(el("p", "The table is empty", "quiet"));
+  $("hand").replaceChildren(...view.hand.map((c) => cardChip(c)));
+  const actions = $("actions");
+  actions.replaceChildren(
+    ...view.actions.map((a) => {
+      const button = el("button", a.label) as HTMLButtonElement;
+      button.dataset.action = a.text;
+      button.onclick = () => {
+        for (const b of actions.querySelectorAll("button")) (b as HTMLButtonElement).disabled = true;
+        send({ type: "act", text: a.text });
+      };
+      return button;
+    }),
+  );
+  ($("leave") as HTMLButtonElement).hidden = view.over;
+}
+
+function start(): void {
+  const invite = inviteFromHash(location.hash);
+  const worker = new Worker("worker.js", { type: "module" });
+  const send = (msg: ToWorker): void => worker.postMessage(msg);
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/seat`;
+  if (navigator.storage?.persist) void navigator.storage.persist(); // (keys and records should outlive a cleanup)
+  const joinNow = (name: string): void => {
+    ($("go") as HTMLButtonElement).disabled = true;
+    $("note").textContent = "Joining…";
+    send({ type: "join", name, invite, url });
+  };
+  if (!invite) {
+    $("note").textContent = "This page needs the host's link: open the link (or scan the QR code) the host shows.";
+    ($("go") as HTMLButtonElement).disabled = true;
+  }
+  $("form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const name = ($("name") as HTMLInputElement).value.trim();
+    if (!name) {
+      $("note").textContent = "Type your name first.";
+      return;
+    }
+    joinNow(name);
+  };
+  $("leave").onclick = () => {
+    if (confirm("Leave the game? Leaving counts as losing.")) send({ type: "leave" });
+  };
+  worker.onmessage = (ev: MessageEvent<FromWorker>) => {
+    const msg = ev.data;
+    switch (msg.type) {
+      case "profile":
+        if (!($("name") as HTMLInputElement).value) ($("name") as HTMLInputElement).value = msg.name;
+        if (!msg.persistent) say("This browser keeps nothing: a reload would lose the game", "warn");
+        if (msg.resumable && invite && msg.name) joinNow(msg.name); // a reload carries on at once
+        break;
+      case "progress":
+        say(msg.text);
+        if ($("game").hidden) $("note").textContent = msg.text;
+        break;
+      case "view":
+        draw(msg.view, send);
+        break;
+      case "refused":
+        say(msg.text, "warn");
+        break;
+      case "ended": {
+        say(msg.text);
+        $("status").textContent = `${$("status").textContent ?? ""} · ${msg.text}`;
+        ($("leave") as HTMLButtonElement).hidden = true;
+        if (msg.transcript !== null) {
+          const hex = msg.transcript;
+          const bytes = Uint8Array.from({ length: hex.length / 2 }, (_, i) => parseInt(hex.slice(2 * i, 2 * i + 2), 16));
+          const save = $("save") as HTMLAnchorElement;
+          save.href = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+          save.hidden = false;
+          save.dataset.transcript = hex;
+        }
+        break;
+      }
+      case "error":
+        say(msg.text, "warn");
+        $("note").textContent = msg.text;
+        ($("go") as HTMLButtonElement).disabled = false;
+        break;
+    }
+  };
+}
+
+if (typeof document !== "undefined") start();

@@ -1,0 +1,16 @@
+/** The messages between the page (main.ts) and its Web Worker (worker.ts), where the seat runs. */
+
+import type { TableView } from "./view";
+
+export type ToWorker =
+  | { readonly type: "join"; readonly name: string; readonly invite: string; readonly url: string }
+  | { readonly type: "act"; readonly text: string }
+  | { readonly type: "leave" };
+
+export type FromWorker =
+  | { readonly type: "profile"; readonly name: string; readonly resumable: boolean; readonly persistent: boolean }
+  | { readonly type: "progress"; readonly text: string }
+  | { readonly type: "view"; readonly view: TableView }
+  | { readonly type: "refused"; readonly text: string }
+  | { readonly type: "ended"; readonly text: string; readonly transcript: string | null }
+  | { readonly type: "error"; readonly text: string };

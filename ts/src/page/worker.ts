@@ -1,0 +1,147 @@
+/**
+ * The browser seat's Web Worker: the whole peer runs here (every check, signature and proof), so the page never
+ * stutters. Its key, deck secrets and records live in IndexedDB (`IdbFiles`), written before anything that depends
+ * on them is sent; a reloaded page resumes from them. The page only draws what this worker posts.
+ */
+
+import { toHex } from "../bytes";
+import { Identity } from "../crypto/identity";
+import { DurakError } from "../errors";
+import { formatAction, parseAction } from "../rules";
+import { runSeat } from "../seat/driver";
+import { IdbFiles } from "../seat/idb";
+import { parseInvite } from "../seat/invite";
+import { prepareSeat } from "../seat/join";
+import type { SeatRunner } from "../seat/runner";
+import { loadSeat, MemoryFiles, type SeatFiles } from "../seat/store";
+import { WebSocketTransport } from "../seat/websocket";
+import { systemRng } from "../randomness";
+import type { FromWorker, ToWorker } from "./protocol";
+import { tableView } from "./view";
+
+const post = (msg: FromWorker): void => postMessage(msg);
+
+const PROGRESS: Record<string, (text: string, done: number, total: number) => string> = {
+  "waiting-for-players": (_, done, total) => `At the table: ${done} of ${total} players`,
+  "table-code": (text) => `Table code ${text}: compare it with the other players`,
+  "censored-move": () => "The host neither logged nor refused our move in time: we stopped and kept the proof",
+  "false-reject": (text) => `The host refused a valid move of ours: we stopped and kept the proof (${text})`,
+  "silent-host": (text) => `The host stopped answering: we stopped and kept the record (${text})`,
+  faulted: (text) => `The host sent an entry that breaks the rules: ${text}`,
+};
+
+let files: SeatFiles;
+let persistent = true;
+let identity: Identity;
+let runner: SeatRunner | null = null;
+
+function show(): void {
+  if (runner === null) return;
+  const view = tableView(runner);
+  if (view !== null) post({ type: "view", view });
+}
+
+function words(exc: unknown): string {
+  return exc instanceof DurakError ? exc.message : `something went wrong: ${String(exc)}`;
+}
+
+async function boot(): Promise<void> {
+  let idb: IdbFiles | null = null;
+  try {
+    idb = await IdbFiles.open();
+    files = idb;
+  } catch {
+    files = new MemoryFiles(); // (a private window may refuse IndexedDB: the game is then kept while the page is open)
+    persistent = false;
+  }
+  let seed = idb === null ? undefined : await idb.get("seed");
+  if (!(seed instanceof Uint8Array) || seed.length !== 32) {
+    seed = systemRng(32);
+    await idb?.put("seed", seed); // kept before the key is ever used
+  }
+  identity = Identity.fromSeed(seed as Uint8Array);
+  const name = idb === null ? "" : String((await idb.get("name")) ?? "");
+  const latest = files.latest();
+  let resumable = false;
+  if (latest !== null) {
+    const saved = loadSeat(files.open(latest.gameId, latest.seat).records);
+    resumable = saved.genesis !== null && saved.accusation === null;
+  }
+  post({ type: "profile", name, resumable, persistent });
+}
+
+async function join(name: string, inviteText: string, url: string): Promise<void> {
+  if (runner !== null) return;
+  let prepared;
+  try {
+    parseInvite(inviteText); // (a link that is not one is said before anything is kept)
+    if (files instanceof IdbFiles) await files.put("name", name);
+    prepared = prepareSeat(identity, name, inviteText, files);
+  } catch (exc) {
+    post({ type: "error", text: words(exc) });
+    return;
+  }
+  const seat = prepared.runner;
+  runner = seat;
+  seat.listener = {
+    entryApplied: () => show(),
+    refused: (refusal) => {
+      post({ type: "refused", text: `The host refused the move (${refusal.reason})` });
+      show();
+    },
+    progress: (kind, text = "", done = 0, total = 0) => {
+      const say = PROGRESS[kind];
+      if (say !== undefined) post({ type: "progress", text: say(text, done, total) });
+      show();
+    },
+  };
+  if (prepared.resumed) {
+    post({ type: "progress", text: "Carrying on the game from this browser's records" });
+    show();
+  }
+  try {
+    const ending = await runSeat(prepared.link, seat, new WebSocketTransport(url), {
+      onEvent: (event) => {
+        if (event === "dropped") post({ type: "progress", text: "Lost the connection to the host; reconnecting" });
+        if (event === "connected") post({ type: "progress", text: "Connected to the host" });
+        if (event === "unreachable") post({ type: "progress", text: "Cannot reach the host yet; still trying" });
+      },
+    });
+    show();
+    const done = seat.peer?.over === true;
+    const text = ending.reason === "game-over" ? (done ? "The game is over" : "The host ended the game") : `The session ended (${ending.reason})`;
+    post({ type: "ended", text, transcript: seat.genesisBytes === null ? null : toHex(seat.transcript()) });
+  } catch (exc) {
+    post({ type: "error", text: words(exc) });
+  }
+}
+
+function act(text: string): void {
+  const seat = runner;
+  const peer = seat?.peer;
+  if (seat === null || peer === null || peer === undefined) return;
+  const legal = peer.pending === null ? peer.legalActions() : [];
+  const action = legal.find((a) => formatAction(a) === formatAction(parseAction(text)));
+  if (action === undefined) {
+    post({ type: "refused", text: "That move is no longer possible" });
+    show();
+    return;
+  }
+  try {
+    seat.act(action);
+  } catch (exc) {
+    post({ type: "refused", text: words(exc) });
+  }
+  show();
+}
+
+const ready = boot();
+
+onmessage = (ev: MessageEvent<ToWorker>) => {
+  const msg = ev.data;
+  void ready.then(() => {
+    if (msg.type === "join") void join(msg.name, msg.invite, msg.url);
+    else if (msg.type === "act") act(msg.text);
+    else if (msg.type === "leave") runner?.leaveGame();
+  });
+};
