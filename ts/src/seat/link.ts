@@ -25,7 +25,12 @@ export interface LinkApp {
   onGenesis(genesis: Uint8Array): void;
   onEntry(index: number, entry: Uint8Array): void;
   onReject(reject: Uint8Array): void;
+  /** the host-signed entries we hold, in order (a resumed host recalls those it lost, R-NET-56) */
+  heldEntries(): readonly Uint8Array[];
 }
+
+/** At most this many entries answer one Recall (R-NET-55's max_outbox). */
+export const MAX_OUTBOX = 4096;
 
 /** How a session ended: the host's Bye or Abort, or our own leaving. */
 export interface Ending {
@@ -265,6 +270,15 @@ export class HostLink {
         return; // (a browser seat has no mesh listener: the host's list of them is not for us)
       case "Seated":
         return this.seatedAt(msg);
+      case "Recall": {
+        // a resumed host lost the entries from `index` on: hand back those we hold, as Forward (R-NET-56)
+        const held = app?.heldEntries() ?? [];
+        const end = Math.min(held.length, Number(msg.index) + MAX_OUTBOX);
+        for (let i = Number(msg.index); i < end; i++) {
+          this.outbox.push(encode(m.Forward.make({ index: BigInt(i), entry: held[i] as Uint8Array })));
+        }
+        return;
+      }
       case "GenesisToSign": {
         this.pastLobby = true;
         const held = this.genesisSignature;

@@ -187,6 +187,10 @@ export class SeatRunner implements LinkApp {
     this.refusedBy(reject, false);
   }
 
+  heldEntries(): readonly Uint8Array[] {
+    return this.entries;
+  }
+
   // -- clocks -------------------------------------------------------------------------------------------------------
 
   /** The driver's clock (seconds, monotonic) and whether the host link is up; called about twice a second. */
