@@ -28,7 +28,7 @@ const REPO = resolve(process.cwd(), "..");
 const PYTHON = process.env.P2PDURAK_PYTHON ?? "python";
 
 function pythonMissing(): string | false {
-  const probe = spawnSync(PYTHON, ["-c", "import p2pdurak"], { cwd: REPO, encoding: "utf8" });
+  const probe = spawnSync(PYTHON, ["-c", "import p2pdurak.commands.host"], { cwd: REPO, encoding: "utf8" });
   return probe.status === 0 ? false : `no Python that imports p2pdurak (${PYTHON}; set P2PDURAK_PYTHON)`;
 }
 
