@@ -1,0 +1,50 @@
+"""The TypeScript core's tests in real browsers (issue 26): every test file `npm test` runs in node, the sixteen
+vector files of protocol/vectors among them, bundled for a Worker (ts/scripts/build-browser.mjs) and run in headless
+Chromium and in WebKit (WebKitGTK, the engine of Safari, through WebKitWebDriver); any failing case fails the test.
+The seat test stays in node: it starts a Python host."""
+
+from __future__ import annotations
+
+import shutil
+from typing import Any
+
+import pytest
+
+from p2pdurak.bench import webpage
+
+VECTOR_FILES = sorted(p.name for p in webpage.VECTORS.glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def origin() -> Any:
+    if shutil.which("node") is None or not (webpage.TS / "node_modules" / "esbuild").exists():
+        pytest.skip("needs Node and `npm ci` in ts/ (esbuild builds the browser bundles); .ci/run does both")
+    webpage.build_workers()
+    with webpage.serve() as served:
+        yield served
+
+
+def check_every_test_passes(driver: Any, origin: str) -> None:
+    results = webpage.run_test_files(driver, origin)
+    outcomes = [outcome for file in results.values() for outcome in file]
+    assert webpage.failures(outcomes) == []
+    passed = {outcome["name"] for outcome in outcomes if outcome["status"] == "pass"}
+    assert len(VECTOR_FILES) == 16
+    assert [name for name in VECTOR_FILES if name not in passed] == []
+    assert "every vector file is run or listed as pending" in passed
+
+
+@pytest.mark.skipif(not webpage.chromium_available(), reason="needs Debian's chromium and chromium-driver")
+def test_every_vector_file_passes_in_chromium(origin: str) -> None:
+    with webpage.chromium() as driver:
+        check_every_test_passes(driver, origin)
+
+
+@pytest.mark.skipif(not webpage.webkit_available(),
+                    reason="needs Debian's webkit2gtk-driver (WebKitWebDriver, MiniBrowser) and xvfb (MiniBrowser has "
+                           "no headless mode: it runs on a virtual display of its own)")
+# selenium's WebKitGTK driver still sets its server address the deprecated way
+@pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")
+def test_every_vector_file_passes_in_webkit(origin: str) -> None:
+    with webpage.webkit() as driver:
+        check_every_test_passes(driver, origin)

@@ -1,0 +1,60 @@
+// The browser builds of the tests and the bench (not shipped), classic Worker scripts in build/browser/: each
+// test/<name>.test.ts with test/browser/run-tests.ts -> test-<name>.js (one bundle per file, as node runs one process
+// per file; seat.test.ts is left out: it starts a Python host, which a page cannot), and test/browser/*.worker.ts ->
+// <name>.worker.js (esbuild, every npm package inlined, as the page's own build does), with node:test,
+// node:assert/strict, node:fs and node:url replaced by the shims of test/browser/shims/. import.meta.url is the
+// Worker's own URL, so the tests find ../protocol/vectors/ where the server puts it (/protocol/vectors/ beside
+// /ts/build/browser/). Used by tests/web/test_vectors_browser.py and `p2pdurak bench browser`.
+import { readdirSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const TS = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const BROWSER = join(TS, "test", "browser");
+const OUT = join(TS, "build", "browser");
+const SHIMS = { "node:test": "test.ts", "node:assert/strict": "assert.ts", "node:fs": "fs.ts", "node:url": "url.ts" };
+
+const shims = {
+  name: "node-shims",
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => {
+      const shim = SHIMS[args.path];
+      if (shim === undefined) return { errors: [{ text: `${args.path} has no browser shim (test/browser/shims)` }] };
+      return { path: join(BROWSER, "shims", shim) };
+    });
+  },
+};
+
+const LEFT_OUT = new Set(["seat.test.ts"]);
+const OPTIONS = {
+  absWorkingDir: TS,
+  bundle: true,
+  platform: "browser",
+  format: "iife",
+  target: "es2022",
+  define: { "import.meta.url": "self.location.href" },
+  plugins: [shims],
+  sourcemap: false,
+  logLevel: "warning",
+};
+
+rmSync(OUT, { recursive: true, force: true });
+for (const name of readdirSync(join(TS, "test")).filter((n) => n.endsWith(".test.ts") && !LEFT_OUT.has(n))) {
+  const stem = name.slice(0, -".test.ts".length);
+  await build({
+    ...OPTIONS,
+    stdin: {
+      contents: `import { serveTests } from "./run-tests";\nimport "../${stem}.test";\nserveTests();\n`,
+      resolveDir: BROWSER,
+      sourcefile: `test-${stem}.ts`,
+      loader: "ts",
+    },
+    outfile: join(OUT, `test-${stem}.js`),
+  });
+}
+const workers = readdirSync(BROWSER).filter((name) => name.endsWith(".worker.ts"));
+if (workers.length > 0) {
+  await build({ ...OPTIONS, entryPoints: workers.map((n) => `test/browser/${n}`), outdir: OUT, entryNames: "[name]" });
+}
+console.log(OUT);

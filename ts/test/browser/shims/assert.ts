@@ -1,0 +1,71 @@
+/**
+ * `node:assert/strict` for the browser runner: the five assertions the vector tests use, with node's strict
+ * meaning (Object.is for equal; deep equality that compares prototypes, typed arrays, bigints, Maps and Sets).
+ */
+
+export class AssertionError extends Error {
+  override readonly name = "AssertionError";
+}
+
+function show(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? `Uint8Array(${Array.from(v).join(",")})` : v));
+  } catch {
+    return String(value);
+  }
+}
+
+function fail(message: string | Error | undefined, fallback: string): never {
+  if (message instanceof Error) throw message;
+  throw new AssertionError(message ?? fallback);
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (ArrayBuffer.isView(a) && ArrayBuffer.isView(b)) {
+    const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    const y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    return x.length === y.length && x.every((byte, i) => byte === y[i]);
+  }
+  if (a instanceof Map && b instanceof Map) {
+    if (a.size !== b.size) return false;
+    for (const [key, value] of a) if (!b.has(key) || !deepEqual(value, b.get(key))) return false;
+    return true;
+  }
+  if (a instanceof Set && b instanceof Set) {
+    if (a.size !== b.size) return false;
+    for (const value of a) if (!b.has(value)) return false;
+    return true;
+  }
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  const recordA = a as Record<string, unknown>;
+  const recordB = b as Record<string, unknown>;
+  return keysA.every((key) => Object.prototype.hasOwnProperty.call(b, key) && deepEqual(recordA[key], recordB[key]));
+}
+
+function ok(value: unknown, message?: string | Error): asserts value {
+  if (!value) fail(message, `expected a truthy value, got ${show(value)}`);
+}
+
+const assert = Object.assign(ok, {
+  ok,
+  equal(actual: unknown, expected: unknown, message?: string | Error): void {
+    if (!Object.is(actual, expected)) fail(message, `${show(actual)} !== ${show(expected)}`);
+  },
+  notEqual(actual: unknown, expected: unknown, message?: string | Error): void {
+    if (Object.is(actual, expected)) fail(message, `${show(actual)} should differ from ${show(expected)}`);
+  },
+  deepEqual(actual: unknown, expected: unknown, message?: string | Error): void {
+    if (!deepEqual(actual, expected)) fail(message, `${show(actual)} is not deeply equal to ${show(expected)}`);
+  },
+  deepStrictEqual(actual: unknown, expected: unknown, message?: string | Error): void {
+    if (!deepEqual(actual, expected)) fail(message, `${show(actual)} is not deeply equal to ${show(expected)}`);
+  },
+});
+
+export default assert;
