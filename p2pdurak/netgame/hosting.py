@@ -354,6 +354,8 @@ class HostCommand:
         address = args.advertise or (args.bind if args.bind not in ("0.0.0.0", "::") else lan_address())
         if args.resume:
             where = f"at {', '.join(self.node.listen_addrs())}" if self.node is not None else f"on port {side.port}"
+            if self.web_port:
+                where += f" (browser seats: web port {self.web_port})"
             self.say(f"resumed {where}; the seats reconnect by themselves")
             return address
         if self.node is not None:

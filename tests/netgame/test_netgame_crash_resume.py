@@ -63,7 +63,8 @@ async def spawn(started: list[trio.Process], command: list[str], *, out: int | N
 async def host_link(started: list[trio.Process], args: list[str], seen: list[str]) -> tuple[trio.Process, str]:
     host = await spawn(started, [*PY, "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--deck", "24",
                                  "--bind", "127.0.0.1", *args], out=subprocess.PIPE)
-    return host, (await read_until(host, "invite link:", seen)).split()[-1]
+    await read_until(host, "browser link:", seen)  # (the last of the links: read_until drops what follows its line)
+    return host, [line for line in seen if line.startswith("invite link:")][-1].split()[-1]
 
 
 def same_valid_transcripts(tmp_path: Path, names: str) -> None:
@@ -226,5 +227,8 @@ async def test_a_host_killed_mid_play_comes_back_with_host_resume(tmp_path: Path
             again = await trio.run_process([*PY, "host", "--resume", "--bot", "random", *hosting],  # no --transport
                                            capture_stdout=True, capture_stderr=True, check=False, env=ENV)
             assert again.returncode == 0, again.stderr.decode()
+            # a browser seat's page finds the table where it was: the web port is the one of the browser link
+            web_port = next(line for line in seen if line.startswith("browser link:")).split("/")[2].split(":")[1]
+            assert f"(browser seats: web port {web_port})" in again.stdout.decode(), again.stdout.decode()
             assert [await seat.wait() for seat in seats] == [0, 0]
     same_valid_transcripts(tmp_path, "hab")
