@@ -51,3 +51,9 @@ def test_a_wheel_and_an_sdist_install_with_pipx(tmp_path: Path) -> None:
                             "print(resources.files('p2pdurak.web').joinpath('static', 'app.js').is_file())"],
                            capture_output=True, text=True, check=True, env=env, cwd=tmp_path)
     assert found.stdout.strip() == "True"  # and the page
+    subprocess.run([str(installed), "web-peer", "--out", str(tmp_path / "peer")], capture_output=True, check=True,
+                   env=env, cwd=tmp_path)
+    from p2pdurak.web.hostweb import load_bundle
+
+    shipped = load_bundle(ROOT / "p2pdurak" / "web" / "peer")  # the browser seat's page (SPEC.md 9.15) came along
+    assert shipped.files and load_bundle(tmp_path / "peer").files == shipped.files
