@@ -92,7 +92,7 @@ function start(): void {
   const joinNow = (name: string): void => {
     ($("go") as HTMLButtonElement).disabled = true;
     $("note").textContent = "Joining…";
-    send({ type: "join", name, invite, url });
+    send({ type: "join", name });
   };
   if (!invite) {
     $("note").textContent = "This page needs the host's link: open the link (or scan the QR code) the host shows.";
@@ -110,13 +110,14 @@ function start(): void {
   $("leave").onclick = () => {
     if (confirm("Leave the game? Leaving counts as losing.")) send({ type: "leave" });
   };
+  send({ type: "open", invite, url });
   worker.onmessage = (ev: MessageEvent<FromWorker>) => {
     const msg = ev.data;
     switch (msg.type) {
       case "profile":
         if (!($("name") as HTMLInputElement).value) ($("name") as HTMLInputElement).value = msg.name;
         if (!msg.persistent) say("This browser keeps nothing: a reload would lose the game", "warn");
-        if (msg.resumable && invite && msg.name) joinNow(msg.name); // a reload carries on at once
+        if (msg.resumable) joinNow(msg.name); // a reload carries on at once
         break;
       case "progress":
         say(msg.text);

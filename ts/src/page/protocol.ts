@@ -3,7 +3,8 @@
 import type { TableView } from "./view";
 
 export type ToWorker =
-  | { readonly type: "join"; readonly name: string; readonly invite: string; readonly url: string }
+  | { readonly type: "open"; readonly invite: string; readonly url: string }
+  | { readonly type: "join"; readonly name: string }
   | { readonly type: "act"; readonly text: string }
   | { readonly type: "leave" };
 

@@ -34,6 +34,9 @@ let files: SeatFiles;
 let persistent = true;
 let identity: Identity;
 let runner: SeatRunner | null = null;
+let name = "";
+let invite = "";
+let url = "";
 
 function show(): void {
   if (runner === null) return;
@@ -60,23 +63,36 @@ async function boot(): Promise<void> {
     await idb?.put("seed", seed); // kept before the key is ever used
   }
   identity = Identity.fromSeed(seed as Uint8Array);
-  const name = idb === null ? "" : String((await idb.get("name")) ?? "");
-  const latest = files.latest();
+  name = idb === null ? "" : String((await idb.get("name")) ?? "");
+}
+
+/** The page's invite and WebSocket: say whether this browser holds this game already (a reload carries on). */
+function open(inviteText: string, wsUrl: string): void {
+  invite = inviteText;
+  url = wsUrl;
   let resumable = false;
-  if (latest !== null) {
-    const saved = loadSeat(files.open(latest.gameId, latest.seat).records);
-    resumable = saved.genesis !== null && saved.accusation === null;
+  try {
+    const gameId = parseInvite(inviteText).gameId;
+    const latest = files.latest();
+    if (latest !== null && gameId !== null && latest.gameId === toHex(gameId)) {
+      const saved = loadSeat(files.open(latest.gameId, latest.seat).records);
+      resumable = saved.genesis !== null;
+      if (typeof saved.meta.name === "string") name = saved.meta.name;
+    }
+  } catch {
+    // (a link that is not one is said when the person joins)
   }
   post({ type: "profile", name, resumable, persistent });
 }
 
-async function join(name: string, inviteText: string, url: string): Promise<void> {
+async function join(chosen: string): Promise<void> {
   if (runner !== null) return;
+  const inviteText = invite;
   let prepared;
   try {
     parseInvite(inviteText); // (a link that is not one is said before anything is kept)
-    if (files instanceof IdbFiles) await files.put("name", name);
-    prepared = prepareSeat(identity, name, inviteText, files);
+    if (files instanceof IdbFiles) await files.put("name", chosen);
+    prepared = prepareSeat(identity, chosen, inviteText, files);
   } catch (exc) {
     post({ type: "error", text: words(exc) });
     return;
@@ -98,6 +114,10 @@ async function join(name: string, inviteText: string, url: string): Promise<void
   if (prepared.resumed) {
     post({ type: "progress", text: "Carrying on the game from this browser's records" });
     show();
+    if (seat.peer?.over === true || seat.accusation !== null) {
+      post({ type: "ended", text: "This game is over", transcript: toHex(seat.transcript()) });
+      return; // (nothing more to say to the host)
+    }
   }
   try {
     const ending = await runSeat(prepared.link, seat, new WebSocketTransport(url), {
@@ -140,7 +160,8 @@ const ready = boot();
 onmessage = (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
   void ready.then(() => {
-    if (msg.type === "join") void join(msg.name, msg.invite, msg.url);
+    if (msg.type === "open") open(msg.invite, msg.url);
+    else if (msg.type === "join") void join(msg.name);
     else if (msg.type === "act") act(msg.text);
     else if (msg.type === "leave") runner?.leaveGame();
   });
