@@ -9,7 +9,8 @@ import json
 from p2pdurak.errors import LocalError
 
 HELP = ("measure performance (topics: rules, setup, protocol, shuffle, net, bots, wan, p2p; none = all) and, on "
-        "request only, faults (the kill-and-resume matrix) and relay (a relay carrying six tables)")
+        "request only, faults (the kill-and-resume matrix), relay (a relay carrying six tables) and browser (the "
+        "TypeScript peer in headless Chromium)")
 
 # topic -> module with run() -> dict[str, float | int]
 TOPICS: dict[str, str] = {
@@ -22,10 +23,12 @@ TOPICS: dict[str, str] = {
     "wan": "p2pdurak.bench.wan",
     "p2p": "p2pdurak.bench.p2p",
 }
-# topics run only when named: they take many minutes
+# topics run only when named: they take many minutes, or (browser) need the source checkout's ts/ with Node, and
+# Chromium
 ON_REQUEST: dict[str, str] = {
     "faults": "p2pdurak.bench.faults",
     "relay": "p2pdurak.bench.relay",
+    "browser": "p2pdurak.bench.browser",
 }
 WAN_DELAY_MS = 50
 FAULTS_DELAY_MS = 30
@@ -44,7 +47,7 @@ def _positive(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("topic", nargs="?", choices=sorted({*TOPICS, *ON_REQUEST}),
-                        help="one topic (default: all but faults and relay)")
+                        help="one topic (default: all but faults, relay and browser)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--delay-ms", type=_positive, default=None,
                         help=f"wan: one-way delay of every link (ms, default {WAN_DELAY_MS}); faults: between each "

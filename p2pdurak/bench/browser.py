@@ -1,0 +1,132 @@
+"""`p2pdurak bench browser`: the TypeScript peer's costly work in headless Chromium (issue 26).
+
+The work runs in a Web Worker (ts/test/browser/bench.worker.ts, the same code scripts/bench.ts times in node), one
+synchronous step per request. CPU is read outside the page, from /proc: the Worker's own thread (Chromium names it
+DedicatedWorker) in nanoseconds (schedstat) before and after each step; the Worker is idle between steps, so the
+difference is the step's CPU, whatever else the machine runs. `*_renderer_cpu_s` is the whole renderer process in
+the same span (user + system, 10 ms ticks): it adds V8's background compilers and garbage collector threads.
+`*_wall_s` is performance.now() in the Worker around the same work (it grows with the machine's load; CPU does not).
+
+- browser_setup_6x36_peer_cpu_s: one seat's share of a whole 6-seat, 36-card setup: a sixth of making all six
+  shuffles and locks (each with its proofs), plus checking all twelve messages and the trump and deal reveals, as
+  every peer checks them (the others' shuffles and locks included). Best of three, after a first whole setup that
+  prepares the messages (and warms the JIT); `_first_` is the first of the three.
+- browser_game_cpu_s: a whole 4-seat, 36-card game on the in-memory table (random players, seed 5), one non-host
+  seat's share: the time inside its own Peer (every entry checked, every move made), averaged over the three
+  non-host seats, scaled by the Worker thread's CPU over its wall time for the whole game (the thread's share of a
+  core while it ran, so a loaded machine does not inflate it).
+- browser_bundle_gzip_bytes: what a browser downloads of the seat's page, p2pdurak/web/peer/ (every file of it,
+  each gzipped at level 9 as a server would send it).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+from typing import Any
+
+from p2pdurak.bench import webpage
+from p2pdurak.errors import LocalError
+
+PAGE_DIR = Path(__file__).resolve().parents[1] / "web" / "peer"
+RUNS = 3
+SEATS = 6
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _descendants(root: int) -> list[int]:
+    parents: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = Path(f"/proc/{name}/stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat[stat.rindex(")") + 2:].split()[1])
+            parents.setdefault(parent, []).append(int(name))
+    found, todo = [], [root]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _worker_thread(driver: Any) -> tuple[int, int]:
+    """(renderer pid, the DedicatedWorker thread's id) among the browser's processes: exactly one Worker runs."""
+    found = []
+    for pid in _descendants(driver.service.process.pid):
+        try:
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                if Path(f"/proc/{pid}/task/{tid}/comm").read_text().strip() == "DedicatedWorker":
+                    found.append((pid, int(tid)))
+        except OSError:
+            continue
+    if len(found) != 1:
+        raise LocalError("bench-browser", f"expected one DedicatedWorker thread in Chromium, found {len(found)}")
+    return found[0]
+
+
+class _Clock:
+    """CPU seconds of the Worker thread (schedstat, ns) and of its renderer process (stat, ticks)."""
+
+    def __init__(self, pid: int, tid: int) -> None:
+        self.pid, self.tid = pid, tid
+
+    def read(self) -> tuple[float, float]:
+        thread_ns = int(Path(f"/proc/{self.pid}/task/{self.tid}/schedstat").read_text().split()[0])
+        stat = Path(f"/proc/{self.pid}/stat").read_text()
+        fields = stat[stat.rindex(")") + 2:].split()
+        process_ticks = int(fields[11]) + int(fields[12])  # utime, stime
+        return thread_ns / 1e9, process_ticks / TICKS
+
+
+def _step(driver: Any, clock: _Clock, request: str) -> tuple[float, float, dict[str, Any]]:
+    """(the Worker thread's CPU s, the renderer's CPU s, the answer) of one request."""
+    thread0, process0 = clock.read()
+    answer = webpage.call(driver, request)
+    thread1, process1 = clock.read()
+    return thread1 - thread0, process1 - process0, answer
+
+
+def bundle_gzip_bytes(folder: Path = PAGE_DIR) -> int:
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts)
+    if not files:
+        raise LocalError("bench-browser", f"no page built in {folder} (npm run build:peer in ts/)")
+    return sum(len(gzip.compress(p.read_bytes(), compresslevel=9, mtime=0)) for p in files)
+
+
+def run() -> dict[str, float | int | str]:
+    webpage.build_workers()
+    figures: dict[str, float | int | str] = {}
+    with webpage.serve() as origin, webpage.chromium() as driver:
+        webpage.open_worker(driver, origin, "bench.worker")
+        webpage.call(driver, "setup-prepare")
+        clock = _Clock(*_worker_thread(driver))
+        setups = []
+        for _ in range(RUNS):
+            make = _step(driver, clock, "setup-make")
+            check = _step(driver, clock, "setup-check")
+            setups.append((make[0] / SEATS + check[0], make[1] / SEATS + check[1],
+                           (make[2]["ms"] / SEATS + check[2]["ms"]) / 1000, make[0] / SEATS, check[0]))
+        best = min(setups)
+        game_thread, game_process, game = _step(driver, clock, "game")
+        share = game_thread / (game["ms"] / 1000)
+        figures.update({
+            "browser_setup_6x36_peer_cpu_s": round(best[0], 3),
+            "browser_setup_6x36_peer_first_cpu_s": round(setups[0][0], 3),
+            "browser_setup_6x36_own_shuffle_and_lock_cpu_s": round(best[3], 3),
+            "browser_setup_6x36_check_every_message_cpu_s": round(best[4], 3),
+            "browser_setup_6x36_peer_renderer_cpu_s": round(best[1], 3),
+            "browser_setup_6x36_peer_wall_s": round(best[2], 3),
+            "browser_game_cpu_s": round(game["seatMs"] / 1000 * share, 3),
+            "browser_game_host_seat_cpu_s": round(game["hostMs"] / 1000 * share, 3),
+            "browser_game_table_cpu_s": round(game_thread, 3),
+            "browser_game_table_renderer_cpu_s": round(game_process, 3),
+            "browser_game_table_wall_s": round(game["ms"] / 1000, 3),
+            "browser_game_entries": int(game["entries"]),
+            "browser_chromium": str(driver.capabilities.get("browserVersion", "?")),
+        })
+    figures["browser_bundle_gzip_bytes"] = bundle_gzip_bytes()
+    return figures
