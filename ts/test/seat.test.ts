@@ -8,9 +8,14 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { type AddressInfo, type Server, createConnection, createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { test } from "node:test";
 import { equal } from "../src/bytes";
+import { FrameDecoder, encodeFrame } from "../src/net/framing";
+import { Entry as NetEntry, decodeNet } from "../src/net/messages";
+import { tableView } from "../src/page/view";
+import { encode } from "../src/wire";
 import { Identity } from "../src/crypto/identity";
 import { seededRng } from "../src/randomness";
 import { easyChooser } from "../src/seat/bot";
@@ -135,6 +140,68 @@ test("a TypeScript seat stopped mid-game (a closed page) resumes from its record
     const checked = spawnSync(PYTHON, ["-m", "p2pdurak", "verify", "--json", join(dir, "host.dlog")], { cwd: REPO, encoding: "utf8" });
     assert.equal(checked.status, 0, checked.stdout + checked.stderr);
   } finally {
+    host.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A man in the middle between the seat and the host that changes one byte of entry `index` on its way to the seat
+ * (the last byte of the host's signature). Returns the proxy's port. */
+function tamperingProxy(hostPort: number, index: number): Promise<[Server, number]> {
+  const server = createServer((client) => {
+    const upstream = createConnection({ host: "127.0.0.1", port: hostPort });
+    const frames = new FrameDecoder();
+    upstream.on("data", (chunk: Buffer) => {
+      frames.feed(new Uint8Array(chunk));
+      for (let payload = frames.nextFrame(); payload !== null; payload = frames.nextFrame()) {
+        const msg = decodeNet(payload);
+        if (msg.type === "net.Entry" && msg.index === BigInt(index)) {
+          const entry = msg.entry.slice();
+          entry[entry.length - 1] = (entry[entry.length - 1] as number) ^ 1;
+          payload = encode(NetEntry.make({ index: msg.index, entry }));
+        }
+        client.write(encodeFrame(payload));
+      }
+    });
+    client.on("data", (chunk) => upstream.write(chunk));
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("close", end);
+    upstream.on("close", end);
+    client.on("error", end);
+    upstream.on("error", end);
+  });
+  return new Promise((listening) => server.listen(0, "127.0.0.1", () => listening([server, (server.address() as AddressInfo).port])));
+}
+
+test("an entry changed in flight is refused by the TypeScript seat, which says why and leaves", { timeout: 120_000 }, async (t) => {
+  const missing = pythonMissing();
+  if (missing) {
+    t.skip(missing);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "p2pdurak-seat-"));
+  const [host, linkText] = startHost(dir, 5);
+  let proxy: Server | null = null;
+  try {
+    const invite = parseInvite(await linkText);
+    const [server, port] = await tamperingProxy(invite.port, 9);
+    proxy = server;
+    const identity = Identity.generate(seededRng("ts-seat tampered identity"));
+    const runner = new SeatRunner(identity, new MemoryFiles(), { player: easyChooser(seededRng("bot 3")) });
+    const link = new HostLink(identity, "Tess", invite);
+    const ending = await runSeat(link, runner, new TcpTransport("127.0.0.1", port));
+    assert.equal(ending.reason, "leaving");
+    const fault = runner.peer?.faulted;
+    assert.ok(fault !== null && fault !== undefined);
+    assert.equal(fault.entry, 9);
+    assert.equal(fault.seat, 0); // the host's signature: the host is at fault (or whoever sent these bytes)
+    assert.equal(runner.entries.length, 10); // kept as received: the evidence
+    assert.match(tableView(runner)?.status ?? "", new RegExp(`entry 9 broke the rules \\(${fault.reason}`));
+  } finally {
+    proxy?.close();
     host.kill();
     rmSync(dir, { recursive: true, force: true });
   }
