@@ -1,8 +1,8 @@
 /**
  * The browser seat's page: reads the invite from the link's fragment (SPEC.md R-NET-103), asks for a name, starts
- * the seat in a Web Worker (worker.js) that reaches the host at ws://<this page's host>/seat, and draws what the
- * worker posts: the table, the hand and the moves as buttons, in plain words. Nothing here checks or signs: the
- * worker does it all.
+ * the seat in a Web Worker (worker.js) that reaches the host at ws://<this page's host>/seat (a page served
+ * elsewhere: at the /seat of the browser link in its fragment), and draws what the worker posts: the table, the hand
+ * and the moves as buttons, in plain words. Nothing here checks or signs: the worker does it all.
  */
 
 import type { FromWorker, ToWorker } from "./protocol";
@@ -21,6 +21,21 @@ export function inviteFromHash(hash: string): string {
     }
   }
   return text;
+}
+
+/** The invite and the WebSocket of the seat (SPEC.md R-NET-103): the fragment's invite and this page's own /seat;
+ * or, for a page served elsewhere (`p2pdurak web-peer`), a whole browser link in the fragment, whose invite it
+ * carries and whose /seat it names. An http(s) fragment that is no URL gives no invite. */
+export function seatTarget(hash: string, pageHost: string, secure: boolean): { invite: string; url: string } {
+  const text = inviteFromHash(hash);
+  if (!/^https?:\/\//i.test(text)) return { invite: text, url: `${secure ? "wss" : "ws"}://${pageHost}/seat` };
+  let link: URL;
+  try {
+    link = new URL(text);
+  } catch {
+    return { invite: "", url: "" };
+  }
+  return { invite: inviteFromHash(link.hash), url: `${link.protocol === "https:" ? "wss" : "ws"}://${link.host}/seat` };
 }
 
 /** A card's chip: hearts and diamonds in red. */
@@ -84,10 +99,9 @@ function draw(view: TableView, send: (msg: ToWorker) => void): void {
 }
 
 function start(): void {
-  const invite = inviteFromHash(location.hash);
+  const { invite, url } = seatTarget(location.hash, location.host, location.protocol === "https:");
   const worker = new Worker("worker.js", { type: "module" });
   const send = (msg: ToWorker): void => worker.postMessage(msg);
-  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/seat`;
   if (navigator.storage?.persist) void navigator.storage.persist(); // (keys and records should outlive a cleanup)
   const joinNow = (name: string): void => {
     ($("go") as HTMLButtonElement).disabled = true;

@@ -1,0 +1,24 @@
+/** Where the page's seat connects (SPEC.md R-NET-103): its own /seat, or a browser link's for a page served
+ * elsewhere (p2pdurak web-peer). */
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { seatTarget } from "../src/page/main";
+
+const INVITE = "durak://192.168.1.20:40123/5f2c0a0b0c0d0e0f0a0b0c0d0e0f0a0b#k3d7k3d7k3d7k3d7k3d7k3d7";
+
+test("the page's own /seat, the invite as written or percent-encoded", () => {
+  assert.deepEqual(seatTarget(`#${INVITE}`, "192.168.1.20:40124", false),
+    { invite: INVITE, url: "ws://192.168.1.20:40124/seat" });
+  assert.deepEqual(seatTarget(`#${encodeURIComponent(INVITE)}`, "h:1", true), { invite: INVITE, url: "wss://h:1/seat" });
+  assert.deepEqual(seatTarget("", "h:1", false), { invite: "", url: "ws://h:1/seat" });
+});
+
+test("a page served elsewhere takes the host's /seat from the browser link in its fragment", () => {
+  const browser = `http://192.168.1.20:40124/#${INVITE}`;
+  const expected = { invite: INVITE, url: "ws://192.168.1.20:40124/seat" };
+  assert.deepEqual(seatTarget(`#${browser}`, "localhost:8000", false), expected);
+  assert.deepEqual(seatTarget(`#${encodeURIComponent(browser)}`, "localhost:8000", true), expected);
+  assert.deepEqual(seatTarget("#http://[fd00::1]:8/#x", "localhost:8000", false), { invite: "x", url: "ws://[fd00::1]:8/seat" });
+  assert.deepEqual(seatTarget("#http://", "localhost:8000", false), { invite: "", url: "" });
+});
