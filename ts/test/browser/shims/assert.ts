@@ -1,6 +1,7 @@
 /**
- * `node:assert/strict` for the browser runner: the five assertions the vector tests use, with node's strict
- * meaning (Object.is for equal; deep equality that compares prototypes, typed arrays, bigints, Maps and Sets).
+ * `node:assert/strict` for the browser runner: the assertions the tests use, with node's strict meaning (Object.is
+ * for equal; deep equality that compares prototypes, typed arrays, bigints, Maps and Sets; throws with an error class,
+ * a RegExp or a validation function).
  */
 
 export class AssertionError extends Error {
@@ -52,6 +53,16 @@ function ok(value: unknown, message?: string | Error): asserts value {
   if (!value) fail(message, `expected a truthy value, got ${show(value)}`);
 }
 
+type Expected = RegExp | (new (...args: never[]) => unknown) | ((error: unknown) => boolean);
+
+function matches(error: unknown, expected: Expected): boolean {
+  if (expected instanceof RegExp) return expected.test(String(error instanceof Error ? error.message : error));
+  if (expected.prototype !== undefined && (expected === Error || expected.prototype instanceof Error)) {
+    return error instanceof (expected as new (...args: never[]) => unknown);
+  }
+  return (expected as (error: unknown) => boolean)(error) === true;
+}
+
 const assert = Object.assign(ok, {
   ok,
   equal(actual: unknown, expected: unknown, message?: string | Error): void {
@@ -62,6 +73,15 @@ const assert = Object.assign(ok, {
   },
   deepEqual(actual: unknown, expected: unknown, message?: string | Error): void {
     if (!deepEqual(actual, expected)) fail(message, `${show(actual)} is not deeply equal to ${show(expected)}`);
+  },
+  throws(run: () => unknown, expected?: Expected | string, message?: string | Error): void {
+    try {
+      run();
+    } catch (error) {
+      if (typeof expected === "string" || expected === undefined || matches(error, expected)) return;
+      fail(message, `the error thrown does not match: ${String(error)}`);
+    }
+    fail(typeof expected === "string" ? expected : message, "expected the function to throw");
   },
   deepStrictEqual(actual: unknown, expected: unknown, message?: string | Error): void {
     if (!deepEqual(actual, expected)) fail(message, `${show(actual)} is not deeply equal to ${show(expected)}`);
