@@ -19,13 +19,15 @@ from tests.web.browser import chromium, needs_chromium, screenshot, wait_for
 from tests.web.test_server_checks import session_cookie
 
 LINK = "durak://192.168.1.20:40123/5f2c#k3d7"
+BROWSER_LINK = f"http://192.168.1.20:40124/#{LINK}"
+DIGEST = "5e" * 32
 
 
 async def _lobby(nursery: trio.Nursery) -> tuple[WebServer, WebFrontEnd]:
     server = WebServer()
     await nursery.start(server.serve)
     front = WebFrontEnd(server, host=True)
-    front.lobby(Progress(INVITE, text=f"{LINK}\n192.168.1.20:40123 abcd-efgh-ijkl"))
+    front.lobby(Progress(INVITE, text=f"{LINK}\n192.168.1.20:40123 abcd-efgh-ijkl\n{BROWSER_LINK}\n{DIGEST}"))
     front.lobby(Progress(WAITING_FOR_PLAYERS, done=1, total=3))
     front.show_terms(TERMS)
     return server, front
@@ -104,6 +106,8 @@ async def test_lobby_in_the_browser() -> None:
                 driver.get(server.url)
                 wait_for(lambda: driver.find_elements(By.ID, "start"), what="the Start button")
                 assert driver.find_element(By.ID, "invite").text == LINK
+                assert driver.find_element(By.ID, "web-link").text == BROWSER_LINK  # (the QR code holds it)
+                assert driver.find_element(By.ID, "digest").text == DIGEST
                 assert driver.find_elements(By.CSS_SELECTOR, ".qr svg")
                 shown = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#options li")]
                 assert shown == option_sentences(TERMS)
