@@ -81,6 +81,7 @@ class SimHost:
         self.policy = policy
         policy.host = self
         self.silent: list[int] = []
+        self.forced: set[bytes] = set()  # hashes of the moves the adversary refused with a Reject of its choosing
 
     # ----------------------------------------------------------------- the genesis
 
@@ -202,6 +203,7 @@ class SimHost:
         except PeerFault:
             return None
         rejected: Rejected = self.sequencer._reject(signed, LogFault(reason, "the host says so", seat=signed.author))
+        self.forced.add(sha256(move))
         if mid is not None:
             self.moves_seen[seat] = max(self.moves_seen.get(seat, 0), mid)
             self.send(seat, m.Reject(mid, rejected.reject_bytes))
@@ -213,6 +215,11 @@ class SimHost:
         """The reason of the host's signed Reject of `move`, if its sequencer refused it."""
         rejected = self.sequencer._rejected.get(sha256(move))
         return None if rejected is None else rejected.reason
+
+    def refused_honestly(self, move: bytes) -> bool:
+        """The host's sequencer refused `move` by its own check at the head (a race, or a move made on a stale
+        view), not with a Reject the adversary chose."""
+        return self.refusal(move) is not None and sha256(move) not in self.forced
 
     def confirm(self, seat: int, mid: int) -> None:
         """Tell `seat` its move `mid` was taken (whatever became of it)."""

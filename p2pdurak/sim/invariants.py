@@ -10,7 +10,7 @@ from p2pdurak.errors import DurakError
 from p2pdurak.log import encode_transcript
 from p2pdurak.peer import game
 from p2pdurak.peer.peer import Peer
-from p2pdurak.peer.verify import VerifyReport, verify_transcript_bytes
+from p2pdurak.peer.verify import NO_RESULT, VerifyReport, verify_transcript_bytes
 from p2pdurak.rules import State
 from p2pdurak.sim.table import SimTable
 from p2pdurak.sim.values import ChallengeSent
@@ -19,7 +19,8 @@ PROPERTY = "honest-loses"  # issue 23: an honest, running, reachable seat is the
 ENDS = "honest-never-ends"  # every honest seat ends within the bound
 RAISES = "honest-raises"  # no honest party raises
 LEAK = "card-leak"  # the adversary could read a card of an honest seat the rules did not make public
-TRANSCRIPT = "transcript"  # an honest seat's transcript verifies, or ends with its own accusation (or a proven fault)
+TRANSCRIPT = "transcript"  # an honest seat's transcript verifies, ends with its own accusation or an adversary's proven
+# fault, or (only where a party misbehaved or a process or link failed) ends `incomplete`: no result, nobody loses
 RESUME = "resume-failed"  # an honest seat started again within the move time-out could not resume from its file
 CHALLENGE = "challenge-unjudged"  # issue 28: every challenge signed while its card lay on the table is judged
 DECLARATION = "declaration-unjudged"  # issue 28: every false declaration the record can open is a fault
@@ -104,13 +105,20 @@ def check(table: SimTable, challenges: list[ChallengeSent]) -> list[Violation]:
                 party.resumed_at[-1] - party.crashes[-1][0] < config.move_timeout:
             out.append(Violation(RESUME, f"seat {party.seat} could not resume: {party.resume_failed}"))
     checked = transcripts(table)
+    # A transcript that ends `incomplete` (no result, nobody loses, verify names the seat the game waited on and
+    # every claim with its signers) is what SPEC 11 promises where the game cannot be decided: a host that ends a
+    # seat's session or stalls, a seat that goes silent or signs no claim, a process that dies for good, a link cut.
+    # Only at a table where nobody misbehaved and nothing failed must every transcript verify.
+    troubled = bool(table.plan.bad) or any(seat.crashes for seat in table.seats) or any(
+        link.longest_cut > 0 or not link.net_up for link in [*table.host.links.values(), *table.mesh_links.values()])
     for party in table.honest:
         if not protected(table, party.seat) or party.runner.genesis_bytes is None:
             continue
         data = party.runner.transcript()
         report = checked.reports[data]
         ok = report.valid or (report.accusation is not None and report.accusation.accuser == party.seat) or (
-            report.reason != "incomplete" and report.seat is not None and not table.seats[report.seat].honest)
+            report.reason != "incomplete" and report.seat is not None and not table.seats[report.seat].honest) or (
+            report.reason == "incomplete" and troubled)
         if not ok:
             out.append(Violation(TRANSCRIPT, f"seat {party.seat}'s transcript: {report.reason} at entry "
                                  f"{report.entry} (seat at fault {report.seat}): {report.message}"))
@@ -126,18 +134,34 @@ def check(table: SimTable, challenges: list[ChallengeSent]) -> list[Violation]:
             out.append(Violation(PROPERTY, f"honest seat {seat} loses in a transcript that verifies (held by "
                                  f"{holders}): forfeit of seat {res.forfeit} ({res.forfeit_reason}), how "
                                  f"{report.how}, {len(report.claims)} claim(s)", seat=seat))
-        out += _challenges(report, challenges, holders)
+        out += _challenges(report, data, challenges, holders)
         observer = checked.observers.get(data)
         if observer is not None and observer.chain.length == report.entries:
             out += _declarations(observer, report, holders)
-    out += _leaks(table)
+    out += _leaks(table, checked)
     return out
 
 
-def _challenges(report: VerifyReport, challenges: list[ChallengeSent], holders: str) -> list[Violation]:
+def decided(report: VerifyReport) -> bool:
+    """The transcript verifies with a result that makes someone lose or draw (not a game ended without one: an
+    abort that names nobody, an attested claim nothing proves)."""
+    res = report.result
+    if not report.valid or res is None or any(c.effect == NO_RESULT for c in report.claims):
+        return False
+    return res.durak is not None or res.forfeit is not None or bool(res.losing_team) or res.draw
+
+
+def _challenges(report: VerifyReport, data: bytes, challenges: list[ChallengeSent], holders: str) -> list[Violation]:
+    """Every challenge signed while its card lay on the table is judged, unless the game ended by an abort (a seat
+    left, or a claim ended the play) before the challenge reached the chain: SPEC 11 admits that a game ends before
+    a challenge on its way (the cheat of that game is never judged; the leaver loses, or the game has no result).
+    A challenge on the chain without a verdict, or one left out of a game that still ends by the rules, is a
+    violation. (A signed move sits verbatim in the entry that logs it, so `move in data` says it was logged.)"""
     out = []
     judged = {(v.card, v.play_entry) for v in report.verdicts}
     for c in challenges:
+        if report.how == "abort" and c.move not in data:
+            continue
         if c.on_table and (c.card, c.play_entry) not in judged:
             out.append(Violation(CHALLENGE, f"seat {c.seat} challenged card {c.card} (played at entry {c.play_entry})"
                                  f" while it lay on the table; no verdict on it in the transcript held by {holders}",
@@ -185,11 +209,19 @@ def _outcome(report: VerifyReport) -> str:
     return f"durak {res.durak}, forfeit {res.forfeit} ({res.forfeit_reason or '-'}), how {report.how}"
 
 
-def _leaks(table: SimTable) -> list[Violation]:
+def _leaks(table: SimTable, checked: Checked) -> list[Violation]:
+    """A card of an honest seat the adversary could read and the game never opened. SPEC 11 admits one kind: the
+    card's own move (a Play, Beat, transfer, shown trump or declaration carries the card's last key) that never
+    reached the chain, where the host refused it by its own check at the head (a race, or a move made on a stale
+    view, whatever order or delay the host chose), or where the game then reaches no result (a false Reject is the
+    host's proven fault or an accusation, a move never appended an accusation). Any other way is a violation: a key
+    from a Reveal or an audit, or a card move the host refused or kept back in a game that still ends with a
+    result."""
     knowledge = table.knowledge
     if knowledge is None:
         return []
     main = table.host.peer.snapshot
+    any_result = any(decided(report) for report in checked.reports.values())
     out = []
     for p, learned in sorted(knowledge.learned.items()):
         if not main.owner or p >= len(main.owner):
@@ -199,8 +231,12 @@ def _leaks(table: SimTable) -> list[Violation]:
             continue  # (the bottom card is the face-up trump: every seat publishes its key of it at the deal)
         if learned.main_phase not in PLAY_PHASES:
             continue
+        if learned.card_move and (table.host.refused_honestly(learned.move) or not any_result):
+            continue  # the peek SPEC 11 admits ("what a lying host can still do")
         refused = table.host.refusal(learned.move)
         how = "never appended" if refused is None else f"refused by the host: {refused}"
+        if learned.card_move:
+            how += ", and the game still ends with a result"
         out.append(Violation(LEAK, f"the adversary could read the card at position {p} of honest seat {owner} at "
                              f"t={learned.time:.2f} (main chain in {learned.main_phase}) from a {learned.what}, "
                              f"{how}; the game never opened the card", seat=owner, time=learned.time))

@@ -25,6 +25,7 @@ class Learned:
     opened_then: bool  # the card was open on the main chain by then
     move: bytes  # the move whose key completed it
     what: str  # that move's kind (its body's type) and author
+    card_move: bool = False  # that move is the card's own move (a Play, Beat, transfer, shown trump, declaration)
 
 
 class Knowledge:
@@ -54,6 +55,7 @@ class Knowledge:
             return
         author = data.author
         keys: list[int] = []
+        card_move = False
         if isinstance(body, DeckStep):
             try:
                 msg = decode_deck(body.data, author, self.size)
@@ -64,10 +66,11 @@ class Knowledge:
         elif isinstance(body, (PlayBody, BeatBody, TransferBody, ShowTrumpBody, DeclareBody)) and \
                 body.key is not None and body.position is not None:
             keys = [body.position]
+            card_move = True
         for p in keys:
             if 0 <= p < self.size:
                 self.known[author][p] = True
-                self._check(p, now, main, move, f"{type(body).__name__} of seat {author}")
+                self._check(p, now, main, move, f"{type(body).__name__} of seat {author}", card_move)
 
     def entry(self, entry: bytes, now: float, main: game.Snapshot) -> None:
         try:
@@ -76,8 +79,8 @@ class Knowledge:
             return
         self.move(move, now, main)
 
-    def _check(self, p: int, now: float, main: game.Snapshot, move: bytes, what: str) -> None:
+    def _check(self, p: int, now: float, main: game.Snapshot, move: bytes, what: str, card_move: bool) -> None:
         if p in self.learned or not all(self.known[s][p] for s in range(self.seats)):
             return
         opened = bool(main.opened) and main.opened[p] != game.NO_CARD
-        self.learned[p] = Learned(p, now, main.phase, opened, move, what)
+        self.learned[p] = Learned(p, now, main.phase, opened, move, what, card_move)

@@ -146,7 +146,8 @@ class SimTable:
             return
         card = peer.snapshot.opened[body.position]
         on_table = card >= 0 and bool(peer.rules.table >> card & 1)
-        self.challenges.append(ChallengeSent(data.author, card, on_table, game.table_play_entry(peer.snapshot, card)))
+        self.challenges.append(ChallengeSent(data.author, card, on_table, game.table_play_entry(peer.snapshot, card),
+                                             move))
 
     def seat_raised(self, seat: SimSeat, trace: str) -> None:
         self.raised.append((seat.seat, trace))

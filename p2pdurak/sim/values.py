@@ -14,3 +14,4 @@ class ChallengeSent:
     card: int
     on_table: bool
     play_entry: int
+    move: bytes = b""  # the signed Challenge

@@ -8,31 +8,30 @@ import json
 import pytest
 
 from p2pdurak.cli import main
-from p2pdurak.sim.invariants import CHALLENGE, ENDS, LEAK, TRANSCRIPT
+from p2pdurak.sim.invariants import CHALLENGE, ENDS, LEAK, TRANSCRIPT, Violation
 from p2pdurak.sim.run import run_seed, run_seeds
 
-# (strategy, invariant) pairs the code as it is today breaks; each fix removes its lines. A challenge on its way when
-# the game ends by an abort (a seat leaves, or is named silent) is never judged (CHALLENGE; since issue 28's fix
-# nothing else leaves one unjudged: not a race, not a reordering host). A move refused
-# with its key (a race, or a false Reject) shows its card to the host and to the mesh, and a seat the host forks
-# onto a branch where the game ended publishes its audit while the real game goes on (LEAK). A game the host ends
-# with a claim no seat can attest (a seat it forked, starved, or that the network cut off) leaves the other seats'
-# transcripts incomplete, without an accusation (TRANSCRIPT); a host that never claims a seat that stopped leaves
-# the others waiting for ever (ENDS). Before issue 23's fix (618b804) the host's strategies also made honest seats
-# lose (PROPERTY).
+# (strategy, invariant) pairs the code as it is today breaks; each fix removes its lines. What SPEC 11 admits is no
+# violation (p2pdurak/sim/invariants.py says where each invariant stops): the card of a card move the host refused
+# by its own check (a race, a stale view), or one it refused falsely or never appended in a game that then has no
+# result (LEAK); a transcript that ends `incomplete` at a table where some party misbehaved or something failed
+# (TRANSCRIPT); a Challenge still on its way when the game ended by an abort (CHALLENGE). Still open: a seat the host
+# forks onto a branch where play ends may publish its audit while the real game goes on (fork, LEAK); a host that
+# never names a silent colluder leaves the honest seats waiting for ever (ENDS). Before issue 23's fix (618b804)
+# the host's strategies also made honest seats lose (PROPERTY).
 KNOWN_TODAY = {
     "honest": set(),
-    "faults": {TRANSCRIPT, CHALLENGE},
-    "starve": {LEAK, CHALLENGE},
-    "false-reject": {LEAK, TRANSCRIPT, CHALLENGE},
-    "audit-starve": {LEAK, CHALLENGE},
-    "fork": {LEAK, TRANSCRIPT, CHALLENGE},
-    "challenge-reorder": {LEAK},
-    "lie-leave": {LEAK, CHALLENGE},
-    "lie-silent": {LEAK, CHALLENGE},
-    "chaos-host": {LEAK, TRANSCRIPT, CHALLENGE, ENDS},
-    "chaos-seats": {LEAK, TRANSCRIPT, CHALLENGE},
-    "chaos-both": {LEAK, TRANSCRIPT, CHALLENGE, ENDS},
+    "faults": set(),
+    "starve": set(),
+    "false-reject": set(),
+    "audit-starve": set(),
+    "fork": {LEAK},
+    "challenge-reorder": set(),
+    "lie-leave": set(),
+    "lie-silent": set(),
+    "chaos-host": {ENDS},
+    "chaos-seats": set(),
+    "chaos-both": {ENDS},
 }
 
 
@@ -71,3 +70,30 @@ def test_the_memo_of_pure_checks_changes_nothing_but_the_time() -> None:
         assert [(v.invariant, v.message) for v in fast.violations] == [(v.invariant, v.message) for v in
                                                                         slow.violations]
     assert (ed25519_equation.holds, dleq.is_valid, "_decode" in vars(schema.REGISTRY)) == real
+
+
+def _kinds(violations: list[Violation]) -> set[str]:
+    return {v.invariant for v in violations}
+
+
+def test_the_limits_of_spec_11_are_no_violations() -> None:
+    """Each seed once broke an invariant in a way SPEC 11 admits: the host refused a valid Beat with a false Reject
+    and so read its card (the game then had no result: both honest seats hold its proven fault); a process died
+    for good and the claim on it was never attested (every transcript `incomplete`, nobody loses); a seat left while
+    two challenges were on their way (never judged: the game ended by the leaving)."""
+    peek = run_seed(1006)
+    assert any("refuses seat 1's move with a signed Reject" in line for line in peek.trace)
+    assert LEAK not in _kinds(peek.violations)
+    died = run_seed(369)
+    assert any("crashed" in line for line in died.trace)
+    assert TRANSCRIPT not in _kinds(died.violations)
+    left = run_seed(204)
+    assert any("leave at" in line for line in left.trace)
+    assert CHALLENGE not in _kinds(left.violations)
+
+
+def test_a_leak_beyond_the_limit_is_still_found() -> None:
+    """The audit a forked seat publishes on the host's branch is no card move: the leak stays a violation (sim seed
+    1173, fork: both honest seats' hands)."""
+    forked = run_seed(1173)
+    assert LEAK in _kinds(forked.violations)
