@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -132,7 +133,10 @@ class HostWeb:
         config.errorlog = quiet
         config.graceful_timeout = 0.5
         config.websocket_max_message_size = self.config.max_frame  # R-NET-2 on a message (R-NET-101)
-        config.read_timeout = int(self.config.idle_timeout)
+        config.read_timeout = max(1, math.ceil(self.config.idle_timeout))  # (whole seconds; 0 would mean none)
+        # at most two whole messages of a connection wait for the host to read them: then hypercorn stops reading its
+        # socket, so one connection holds about what a TCP one does (its frame, and the kernel's buffers)
+        config.max_app_queue_size = 2
         config.websocket_ping_interval = None
 
         async def started(task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED) -> None:
