@@ -61,6 +61,8 @@ function say(text: string, cls = ""): void {
 function draw(view: TableView, send: (msg: ToWorker) => void): void {
   $("join").hidden = true;
   $("game").hidden = false;
+  $("game").dataset.cpu = view.cpu.toFixed(3); // (for the benchmark and the tests: the seat's thread's seconds)
+  if (view.setupCpu !== null) $("game").dataset.setupCpu = view.setupCpu.toFixed(3);
   $("code").textContent = view.tableCode ? `Table code ${view.tableCode}` : "";
   $("phase").textContent = view.phase;
   $("status").textContent = view.status;

@@ -32,6 +32,9 @@ export interface TableView {
   readonly actions: readonly ActionChoice[];
   readonly status: string;
   readonly over: boolean;
+  /** seconds the seat's thread spent on the game so far, and up to the first card of play (null: not there yet) */
+  readonly cpu: number;
+  readonly setupCpu: number | null;
 }
 
 const card = (c: number): string => formatCard(c, true);
@@ -76,7 +79,7 @@ const PHASE_WORDS: Record<string, string> = {
   [game.OVER_PHASE]: "Game over",
 };
 
-export function tableView(runner: SeatRunner): TableView | null {
+export function tableView(runner: SeatRunner, cpu = 0, setupCpu: number | null = null): TableView | null {
   const peer = runner.peer;
   const me = runner.seat;
   if (peer === null || me === null) return null;
@@ -111,6 +114,8 @@ export function tableView(runner: SeatRunner): TableView | null {
     actions,
     status,
     over: peer.over,
+    cpu,
+    setupCpu,
   };
 }
 

@@ -38,9 +38,13 @@ let name = "";
 let invite = "";
 let url = "";
 
+const busy = { seconds: 0 };
+let setupCpu: number | null = null;
+
 function show(): void {
   if (runner === null) return;
-  const view = tableView(runner);
+  if (setupCpu === null && runner.peer?.phase === "play") setupCpu = busy.seconds;
+  const view = tableView(runner, busy.seconds, setupCpu);
   if (view !== null) post({ type: "view", view });
 }
 
@@ -121,6 +125,7 @@ async function join(chosen: string): Promise<void> {
   }
   try {
     const ending = await runSeat(prepared.link, seat, new WebSocketTransport(url), {
+      busy,
       onEvent: (event) => {
         if (event === "dropped") post({ type: "progress", text: "Lost the connection to the host; reconnecting" });
         if (event === "connected") post({ type: "progress", text: "Connected to the host" });

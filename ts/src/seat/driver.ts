@@ -50,6 +50,9 @@ export interface DriverOptions {
   onEvent?: (event: DriverEvent, detail: string) => void;
   /** stop at once, as a closed page does: no Bye, nothing more sent (the records stay, to resume from) */
   signal?: AbortSignal;
+  /** adds up the seconds spent handling frames and ticks (every check and signature of the seat runs there): the
+   * seat's CPU, as its single thread spends it */
+  busy?: { seconds: number };
 }
 
 export const STOPPED: Ending = { kind: "bye", reason: "stopped", seat: null };
@@ -104,8 +107,11 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
     pump();
     if (link.ending !== null) wake?.();
   };
+  const busy = opts.busy ?? { seconds: 0 };
   const ticker = setInterval(() => {
+    const t0 = now();
     runner.onTick(now(), link.connected);
+    busy.seconds += now() - t0;
     if (conn !== null) {
       if (link.connected && now() - lastSent >= config.keepalive) {
         const c = conn;
@@ -215,7 +221,12 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
       if (payload === null) return null;
       lastHeard = now();
       const wasConnected = link.connected;
-      link.receive(payload);
+      const t0 = now();
+      try {
+        link.receive(payload);
+      } finally {
+        busy.seconds += now() - t0;
+      }
       if (!wasConnected && link.connected) {
         failures = 0;
         say("connected", transport.where);
