@@ -17,12 +17,23 @@ the same span (user + system, 10 ms ticks): it adds V8's background compilers an
   core while it ran, so a loaded machine does not inflate it).
 - browser_bundle_gzip_bytes: what a browser downloads of the seat's page, p2pdurak/web/peer/ (every file of it,
   each gzipped at level 9 as a server would send it).
+- browser_link_to_first_card_s: a friend's wait on loopback, from opening the host's browser link (a fresh profile:
+  its key is made too) to the first card in its hand; the host is `p2pdurak host` with a computer player, two seats,
+  36 cards, shuffle proofs, and the name is typed at once. Split in `browser_link_to_name_field_s` (the page loaded,
+  its Worker started) and `browser_name_to_first_card_s` (seated, the genesis signed, the whole setup with its
+  proofs by both seats, the deal). Wall time, so it grows with the machine's load.
 """
 
 from __future__ import annotations
 
 import gzip
 import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +108,67 @@ def bundle_gzip_bytes(folder: Path = PAGE_DIR) -> int:
     return sum(len(gzip.compress(p.read_bytes(), compresslevel=9, mtime=0)) for p in files)
 
 
+def _until(check: Callable[[], bool], timeout: float, what: str) -> None:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if check():
+                return
+        except (NoSuchElementException, StaleElementReferenceException):  # the page is drawing itself again
+            pass
+        if time.monotonic() > deadline:
+            raise LocalError("bench-browser", f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+def _browser_link(host: subprocess.Popen[str], timeout: float = 60) -> str:
+    assert host.stdout is not None
+    deadline = time.monotonic() + timeout
+    said = []
+    while time.monotonic() < deadline:
+        line = host.stdout.readline()
+        if not line:
+            break
+        said.append(line)
+        found = re.search(r"browser link: (\S+)", line)
+        if found:
+            return found.group(1)
+    raise LocalError("bench-browser", f"the host printed no browser link: {''.join(said)[-2000:]}")
+
+
+def link_to_first_card() -> dict[str, float]:
+    """One friend joining a Python host from a fresh Chromium profile (see the module's docstring)."""
+    with tempfile.TemporaryDirectory(prefix="p2pdurak-bench-browser-") as work:
+        env = {**os.environ, "LANGUAGE": "en", "PYTHONUNBUFFERED": "1"}
+        host = subprocess.Popen(
+            [sys.executable, "-m", "p2pdurak", "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--seats",
+             "2", "--deck", "36", "--bind", "127.0.0.1", "--bot", "random", "--no-fsync", "--quiet", "--profile",
+             str(Path(work) / "host"), "--out", str(Path(work) / "host.dlog")],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        try:
+            link = _browser_link(host)
+            with webpage.chromium() as driver:
+                opened = time.monotonic()
+                driver.get(link)
+                _until(lambda: bool(driver.find_element("id", "name").is_displayed()), 60, "the name field")
+                named = time.monotonic()
+                driver.find_element("id", "name").send_keys("Bench")
+                driver.find_element("id", "go").click()
+                _until(lambda: bool(driver.find_element("id", "hand").text.strip()), 120, "the first card")
+                dealt = time.monotonic()
+        finally:
+            host.kill()
+            host.wait()
+    return {
+        "browser_link_to_first_card_s": round(dealt - opened, 3),
+        "browser_link_to_name_field_s": round(named - opened, 3),
+        "browser_name_to_first_card_s": round(dealt - named, 3),
+    }
+
+
 def run() -> dict[str, float | int | str]:
     webpage.build_workers()
     figures: dict[str, float | int | str] = {}
@@ -129,4 +201,5 @@ def run() -> dict[str, float | int | str]:
             "browser_chromium": str(driver.capabilities.get("browserVersion", "?")),
         })
     figures["browser_bundle_gzip_bytes"] = bundle_gzip_bytes()
+    figures.update(link_to_first_card())
     return figures

@@ -22,6 +22,9 @@ KEYS = (
     "browser_game_cpu_s",
     "browser_game_table_cpu_s",
     "browser_bundle_gzip_bytes",
+    "browser_link_to_first_card_s",
+    "browser_link_to_name_field_s",
+    "browser_name_to_first_card_s",
 )
 
 
