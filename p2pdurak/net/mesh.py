@@ -32,6 +32,7 @@ from p2pdurak.net.stream import FramedStream
 from p2pdurak.net.tasks import first_of
 from p2pdurak.net.tcp import TCP
 from p2pdurak.net.transport import MeshEndpoint, Transport, check_transport_key, remote_address, stream_path
+from p2pdurak.net.wsmesh import WebSocketMeshStream, sniff
 
 RECENT_MOVES = 8  # own moves kept for a link that comes up late (a seat has at most one unlogged move at a time)
 
@@ -298,37 +299,46 @@ class Mesh:
             check_hello(welcome.signature, b"mesh-server", *args, seat=seat)
 
     async def _accept(self, stream: trio.abc.Stream) -> None:
-        fs = FramedStream(stream, self.config)
-        seat: int | None = None
+        linked: tuple[int, FramedStream] | None = None
         try:
-            seat = await hello_in_slot(self._slots, remote_address(stream), lambda: self._listen_hello(fs),
-                                       lambda: self.observer(NetEvent("mesh", None, "mesh-hello-slots-full")))
-            if seat is not None:
-                await self._run_link(seat, fs)
+            linked = await hello_in_slot(self._slots, remote_address(stream), lambda: self._listen_hello(stream),
+                                         lambda: self.observer(NetEvent("mesh", None, "mesh-hello-slots-full")))
+            if linked is not None:
+                await self._run_link(*linked)
         except LINK_FAILURES as exc:
-            self.observer(NetEvent("mesh", seat, link_failure(exc)))
+            self.observer(NetEvent("mesh", linked[0] if linked else None, link_failure(exc)))
         finally:
-            await fs.aclose()
+            await (linked[1] if linked else FramedStream(stream, self.config)).aclose()
 
-    async def _listen_hello(self, fs: FramedStream) -> int | None:
+    async def _listen_hello(self, stream: trio.abc.Stream) -> tuple[int, FramedStream] | None:
+        """The listener's side of the hello. A plain TCP connection may instead be a browser seat's WebSocket
+        (9.15): a browser cannot listen, so it dials every seat that can, lower or higher."""
         roster, game_id, own = self.app.mesh_roster(), self.game_id, self.seat
         if roster is None or game_id is None or own is None:
             return None  # not in a game yet: the dialer comes back
         timeout = self.config.handshake_timeout
         with trio.fail_after(timeout):
+            websocket = False
+            if isinstance(stream, trio.SocketStream):
+                sniffed = await sniff(stream, self.config.max_frame)
+                if sniffed is None:
+                    return None
+                websocket = isinstance(sniffed, WebSocketMeshStream)
+                stream = sniffed
+            fs = FramedStream(stream, self.config)
             challenge = fresh_challenge()
             await fs.send(m.Challenge(PROTOCOL_VERSION, game_id, self.identity.public, challenge).encode())
             hello = m.decode(await fs.receive(timeout))
             if not isinstance(hello, m.Hello):
                 raise NetFault("unexpected-message", "expected hello")
             seat = next((s for s, key in enumerate(roster) if key == hello.key), None)
-            if seat is None or seat <= own:
+            if seat is None or seat == own or (seat < own and not websocket):
                 raise NetFault("not-in-roster", "a mesh hello from a key that is not a higher seat of the roster")
             args = (game_id, self.identity.public, challenge, hello.key, hello.challenge)
             check_hello(hello.signature, b"mesh-client", *args, seat=seat)
             check_transport_key(fs.stream, hello.key, seat)
             await fs.send(m.Welcome(sign_hello(self.identity, b"mesh-server", *args)).encode())
-            return seat
+            return seat, fs
 
     async def _run_link(self, seat: int, fs: FramedStream) -> None:
         old = self.links.get(seat)
