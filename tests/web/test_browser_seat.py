@@ -15,6 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from p2pdurak.bench import webpage
 from tests.web.browser import chromium, needs_chromium, screenshot, wait_for
 
 pytestmark = needs_chromium
@@ -23,12 +26,12 @@ pytestmark = needs_chromium
 class Host:
     """`p2pdurak host` with a computer player on 127.0.0.1, two seats, 24 cards; `browser` is its browser link."""
 
-    def __init__(self, workdir: Path, seed: int) -> None:
+    def __init__(self, workdir: Path, seed: int, seats: int = 2) -> None:
         self.out = workdir / "host.dlog"
         env = {**os.environ, "LANGUAGE": "en", "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "p2pdurak", "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--seats",
-             "2", "--deck", "24", "--bind", "127.0.0.1", "--bot", "random", "--seed", str(seed), "--no-fsync",
+             str(seats), "--deck", "24", "--bind", "127.0.0.1", "--bot", "random", "--seed", str(seed), "--no-fsync",
              "--quiet", "--profile", str(workdir / "host"), "--out", str(self.out)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
@@ -59,16 +62,23 @@ def transcript_of(driver: Any) -> str | None:
     return str(value) if value else None
 
 
-def play(driver: Any, seconds: float, until: Callable[[], bool] | None = None) -> None:
-    """Click the first move the page offers whenever it offers one, until the game ends (or `until` holds)."""
+CLICK_A_MOVE = "const b = document.querySelector('#actions button:not([disabled])'); if (b) b.click();"
+
+
+def play(driver: Any, seconds: float, until: Callable[[], bool] | None = None, *others: Any) -> None:
+    """Click the first move the page offers whenever it offers one, until the game ends (or `until` holds); with
+    `others`, on every page in turn, until each has ended."""
+    drivers = (driver, *others)
     deadline = time.monotonic() + seconds
-    while transcript_of(driver) is None and time.monotonic() < deadline:
+    while any(transcript_of(d) is None for d in drivers) and time.monotonic() < deadline:
         if until is not None and until():
             return
-        driver.execute_script("const b = document.querySelector('#actions button:not([disabled])'); if (b) b.click();")
+        for d in drivers:
+            d.execute_script(CLICK_A_MOVE)
         time.sleep(0.05)
     if until is None:
-        assert transcript_of(driver) is not None, driver.find_element("id", "log").text
+        for d in drivers:
+            assert transcript_of(d) is not None, d.find_element("id", "log").text
 
 
 def join(driver: Any, url: str, name: str) -> None:
@@ -76,6 +86,10 @@ def join(driver: Any, url: str, name: str) -> None:
     wait_for(lambda: driver.find_element("id", "name").is_displayed(), 20, "the name field")
     driver.find_element("id", "name").send_keys(name)
     driver.find_element("id", "go").click()
+
+
+def table_shown(driver: Any) -> None:
+    wait_for(lambda: driver.find_element("id", "game").is_displayed(), 90, "the table")
 
 
 def verified(path: Path) -> dict[str, Any]:
@@ -125,3 +139,26 @@ def test_a_reloaded_browser_seat_resumes_from_its_records(tmp_path: Path) -> Non
         host.proc.kill()
     assert hex_transcript is not None and bytes.fromhex(hex_transcript) == host.out.read_bytes()
     assert verified(host.out)["valid"] is True
+
+
+@pytest.mark.skipif(not webpage.webkit_available(), reason="needs Debian's webkit2gtk-driver and xvfb")
+@pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")
+def test_a_mixed_table_python_host_chromium_and_webkit_plays_to_the_end(tmp_path: Path) -> None:
+    """Three seats: the Python host's computer player, a Chromium page and a WebKit page (the engine of Safari),
+    both played by clicks; every seat's transcript is the same and valid."""
+    host = Host(tmp_path, seed=7, seats=3)
+    try:
+        with chromium(390, 844) as blink, webpage.webkit() as webkit:
+            join(blink, host.browser, "Blinky")
+            join(webkit, host.browser, "Safa")
+            for driver in (blink, webkit):
+                table_shown(driver)
+            play(blink, 180, None, webkit)
+            transcripts = [transcript_of(blink), transcript_of(webkit)]
+        assert host.wait() == 0, "".join(host.lines)
+    finally:
+        host.proc.kill()
+    held = host.out.read_bytes()
+    assert all(t is not None and bytes.fromhex(t) == held for t in transcripts)
+    report = verified(host.out)
+    assert report["valid"] is True and report["how"] == "result", report
