@@ -299,10 +299,16 @@ class HostCommand:
                 failures.append(exc)
                 side.server.finish("host-failed")
 
+        served = trio.Event()
+
+        async def serve() -> None:
+            await side.server.serve(side.listeners)
+            served.set()
+
         try:
             async with trio.open_nursery() as nursery:
                 await self._open_web(nursery, side)
-                nursery.start_soon(side.server.serve, side.listeners)
+                nursery.start_soon(serve)
                 nursery.start_soon(side.app.arm_when_started)
                 nursery.start_soon(host_seat)
                 while side.client.seat is None and not failures:
@@ -319,6 +325,9 @@ class HostCommand:
                 await side.server.closed.wait()
                 while not endings and not failures:
                     await trio.sleep(0.05)
+                if not failures:  # a seat that is away may come back for the end within linger_timeout (R-NET-54)
+                    with trio.move_on_after(side.server.config.linger_timeout + 1):
+                        await served.wait()
                 nursery.cancel_scope.cancel()
         finally:
             side.runner.close()
