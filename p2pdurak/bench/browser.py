@@ -1,16 +1,18 @@
-"""`p2pdurak bench browser`: the TypeScript peer's costly work in headless Chromium (issue 26).
+"""`p2pdurak bench browser`: the TypeScript peer's costly work in headless Chromium, and in WebKit (issue 26).
 
 The work runs in a Web Worker (ts/test/browser/bench.worker.ts, the same code scripts/bench.ts times in node), one
 synchronous step per request. CPU is read outside the page, from /proc: the Worker's own thread (Chromium names it
-DedicatedWorker) in nanoseconds (schedstat) before and after each step; the Worker is idle between steps, so the
-difference is the step's CPU, whatever else the machine runs. `*_renderer_cpu_s` is the whole renderer process in
-the same span (user + system, 10 ms ticks): it adds V8's background compilers and garbage collector threads.
-`*_wall_s` is performance.now() in the Worker around the same work (it grows with the machine's load; CPU does not).
+DedicatedWorker, WebKit "WebCore: Worker") in nanoseconds (schedstat) before and after each step; the Worker is idle
+between steps, so the difference is the step's CPU, whatever else the machine runs. `*_renderer_cpu_s` is the page's
+whole process in the same span (user + system, 10 ms ticks): it adds the engine's background compilers and garbage
+collector threads. `*_wall_s` is performance.now() in the Worker around the same work (it grows with the machine's
+load; CPU does not).
 
 - browser_setup_6x36_peer_cpu_s: one seat's share of a whole 6-seat, 36-card setup: a sixth of making all six
   shuffles and locks (each with its proofs), plus checking all twelve messages and the trump and deal reveals, as
   every peer checks them (the others' shuffles and locks included). Best of three, after a first whole setup that
-  prepares the messages (and warms the JIT); `_first_` is the first of the three.
+  prepares the messages (and warms the JIT); `_first_` is the first of the three. `browser_webkit_setup_*`: the
+  same in WebKit (WebKitGTK's MiniBrowser on a virtual display, the engine of Safari), one run, when installed.
 - browser_game_cpu_s: a whole 4-seat, 36-card game on the in-memory table (random players, seed 5), one non-host
   seat's share: the time inside its own Peer (every entry checked, every move made), averaged over the three
   non-host seats, scaled by the Worker thread's CPU over its wall time for the whole game (the thread's share of a
@@ -42,6 +44,7 @@ from p2pdurak.errors import LocalError
 
 PAGE_DIR = Path(__file__).resolve().parents[1] / "web" / "peer"
 RUNS = 3
+WEBKIT_RUNS = 1  # its setup takes about five times Chromium's
 SEATS = 6
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -64,18 +67,22 @@ def _descendants(root: int) -> list[int]:
     return found
 
 
-def _worker_thread(driver: Any) -> tuple[int, int]:
-    """(renderer pid, the DedicatedWorker thread's id) among the browser's processes: exactly one Worker runs."""
+# the Worker's thread, as /proc names it (comm, 15 characters at most)
+WORKER_THREADS = {"chromium": "DedicatedWorker", "webkit": "WebCore: Worker"}
+
+
+def _worker_thread(driver: Any, browser: str) -> tuple[int, int]:
+    """(the page's process id, its Worker thread's id) among the browser's processes: exactly one Worker runs."""
     found = []
     for pid in _descendants(driver.service.process.pid):
         try:
             for tid in os.listdir(f"/proc/{pid}/task"):
-                if Path(f"/proc/{pid}/task/{tid}/comm").read_text().strip() == "DedicatedWorker":
+                if Path(f"/proc/{pid}/task/{tid}/comm").read_text().strip() == WORKER_THREADS[browser]:
                     found.append((pid, int(tid)))
         except OSError:
             continue
     if len(found) != 1:
-        raise LocalError("bench-browser", f"expected one DedicatedWorker thread in Chromium, found {len(found)}")
+        raise LocalError("bench-browser", f"expected one Worker thread in {browser}, found {len(found)}")
     return found[0]
 
 
@@ -169,37 +176,54 @@ def link_to_first_card() -> dict[str, float]:
     }
 
 
+def _setup(driver: Any, clock: _Clock, prefix: str, runs: int) -> dict[str, float]:
+    """The setup figures (the module's docstring), best of `runs` after the prepared setup."""
+    setups = []
+    for _ in range(runs):
+        make = _step(driver, clock, "setup-make")
+        check = _step(driver, clock, "setup-check")
+        setups.append((make[0] / SEATS + check[0], make[1] / SEATS + check[1],
+                       (make[2]["ms"] / SEATS + check[2]["ms"]) / 1000, make[0] / SEATS, check[0]))
+    best = min(setups)
+    return {
+        f"{prefix}_setup_6x36_peer_cpu_s": round(best[0], 3),
+        f"{prefix}_setup_6x36_peer_first_cpu_s": round(setups[0][0], 3),
+        f"{prefix}_setup_6x36_own_shuffle_and_lock_cpu_s": round(best[3], 3),
+        f"{prefix}_setup_6x36_check_every_message_cpu_s": round(best[4], 3),
+        f"{prefix}_setup_6x36_peer_renderer_cpu_s": round(best[1], 3),
+        f"{prefix}_setup_6x36_peer_wall_s": round(best[2], 3),
+    }
+
+
 def run() -> dict[str, float | int | str]:
     webpage.build_workers()
     figures: dict[str, float | int | str] = {}
-    with webpage.serve() as origin, webpage.chromium() as driver:
-        webpage.open_worker(driver, origin, "bench.worker")
-        webpage.call(driver, "setup-prepare")
-        clock = _Clock(*_worker_thread(driver))
-        setups = []
-        for _ in range(RUNS):
-            make = _step(driver, clock, "setup-make")
-            check = _step(driver, clock, "setup-check")
-            setups.append((make[0] / SEATS + check[0], make[1] / SEATS + check[1],
-                           (make[2]["ms"] / SEATS + check[2]["ms"]) / 1000, make[0] / SEATS, check[0]))
-        best = min(setups)
-        game_thread, game_process, game = _step(driver, clock, "game")
-        share = game_thread / (game["ms"] / 1000)
-        figures.update({
-            "browser_setup_6x36_peer_cpu_s": round(best[0], 3),
-            "browser_setup_6x36_peer_first_cpu_s": round(setups[0][0], 3),
-            "browser_setup_6x36_own_shuffle_and_lock_cpu_s": round(best[3], 3),
-            "browser_setup_6x36_check_every_message_cpu_s": round(best[4], 3),
-            "browser_setup_6x36_peer_renderer_cpu_s": round(best[1], 3),
-            "browser_setup_6x36_peer_wall_s": round(best[2], 3),
-            "browser_game_cpu_s": round(game["seatMs"] / 1000 * share, 3),
-            "browser_game_host_seat_cpu_s": round(game["hostMs"] / 1000 * share, 3),
-            "browser_game_table_cpu_s": round(game_thread, 3),
-            "browser_game_table_renderer_cpu_s": round(game_process, 3),
-            "browser_game_table_wall_s": round(game["ms"] / 1000, 3),
-            "browser_game_entries": int(game["entries"]),
-            "browser_chromium": str(driver.capabilities.get("browserVersion", "?")),
-        })
+    with webpage.serve() as origin:
+        with webpage.chromium() as driver:
+            webpage.open_worker(driver, origin, "bench.worker")
+            webpage.call(driver, "setup-prepare")
+            clock = _Clock(*_worker_thread(driver, "chromium"))
+            figures.update(_setup(driver, clock, "browser", RUNS))
+            game_thread, game_process, game = _step(driver, clock, "game")
+            share = game_thread / (game["ms"] / 1000)
+            figures.update({
+                "browser_game_cpu_s": round(game["seatMs"] / 1000 * share, 3),
+                "browser_game_host_seat_cpu_s": round(game["hostMs"] / 1000 * share, 3),
+                "browser_game_table_cpu_s": round(game_thread, 3),
+                "browser_game_table_renderer_cpu_s": round(game_process, 3),
+                "browser_game_table_wall_s": round(game["ms"] / 1000, 3),
+                "browser_game_entries": int(game["entries"]),
+                "browser_chromium": str(driver.capabilities.get("browserVersion", "?")),
+            })
+        if webpage.webkit_available():
+            with webpage.webkit() as driver:
+                webpage.open_worker(driver, origin, "bench.worker")
+                webpage.call(driver, "setup-prepare")
+                clock = _Clock(*_worker_thread(driver, "webkit"))
+                figures.update(_setup(driver, clock, "browser_webkit", WEBKIT_RUNS))
+                figures["browser_webkit"] = str(driver.capabilities.get("browserVersion", "?"))
+        else:
+            figures["browser_webkit"] = "not installed (webkit2gtk-driver, xvfb)"
     figures["browser_bundle_gzip_bytes"] = bundle_gzip_bytes()
     figures.update(link_to_first_card())
     return figures
