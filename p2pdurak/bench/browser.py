@@ -23,7 +23,8 @@ load; CPU does not).
   its key is made too) to the first card in its hand; the host is `p2pdurak host` with a computer player, two seats,
   36 cards, shuffle proofs, and the name is typed at once. Split in `browser_link_to_name_field_s` (the page loaded,
   its Worker started) and `browser_name_to_first_card_s` (seated, the genesis signed, the whole setup with its
-  proofs by both seats, the deal). Wall time, so it grows with the machine's load.
+  proofs by both seats, the deal). Wall time, so it grows with the machine's load; `_worker_cpu_s` is the CPU of
+  the page's Worker thread (the whole seat) from its start to that card, which does not.
 """
 
 from __future__ import annotations
@@ -166,6 +167,7 @@ def link_to_first_card() -> dict[str, float]:
                 driver.find_element("id", "go").click()
                 _until(lambda: bool(driver.find_element("id", "hand").text.strip()), 120, "the first card")
                 dealt = time.monotonic()
+                worker = _Clock(*_worker_thread(driver, "chromium")).read()[0]  # its thread's CPU since it started
         finally:
             host.kill()
             host.wait()
@@ -173,6 +175,7 @@ def link_to_first_card() -> dict[str, float]:
         "browser_link_to_first_card_s": round(dealt - opened, 3),
         "browser_link_to_name_field_s": round(named - opened, 3),
         "browser_name_to_first_card_s": round(dealt - named, 3),
+        "browser_link_to_first_card_worker_cpu_s": round(worker, 3),
     }
 
 
