@@ -127,6 +127,9 @@ function start(): void {
     if (confirm("Leave the game? Leaving counts as losing.")) send({ type: "leave" });
   };
   send({ type: "open", invite, url });
+  worker.onerror = (ev) => {
+    say(`The seat stopped on an error of this page: ${ev.message}`, "warn");
+  };
   worker.onmessage = (ev: MessageEvent<FromWorker>) => {
     const msg = ev.data;
     switch (msg.type) {

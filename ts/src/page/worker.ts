@@ -34,6 +34,8 @@ let files: SeatFiles;
 let persistent = true;
 let identity: Identity;
 let runner: SeatRunner | null = null;
+/** the person asked to leave: the abort goes once our move on its way is in the log */
+let leaving = false;
 let name = "";
 let invite = "";
 let url = "";
@@ -43,6 +45,10 @@ let setupCpu: number | null = null;
 
 function show(): void {
   if (runner === null) return;
+  if (leaving && runner.peer !== null && runner.peer.pending === null && !runner.peer.over) {
+    runner.leaveGame(); // (signs `leaving` unless the game is in its audit already)
+    leaving = false;
+  }
   if (setupCpu === null && runner.peer?.phase === "play") setupCpu = busy.seconds;
   const view = tableView(runner, busy.seconds, setupCpu);
   if (view !== null) post({ type: "view", view });
@@ -168,6 +174,9 @@ onmessage = (ev: MessageEvent<ToWorker>) => {
     if (msg.type === "open") open(msg.invite, msg.url);
     else if (msg.type === "join") void join(msg.name);
     else if (msg.type === "act") act(msg.text);
-    else if (msg.type === "leave") runner?.leaveGame();
+    else if (msg.type === "leave") {
+      leaving = true;
+      show();
+    }
   });
 };

@@ -83,6 +83,9 @@ const assert = Object.assign(ok, {
     }
     fail(typeof expected === "string" ? expected : message, "expected the function to throw");
   },
+  match(actual: string, expected: RegExp, message?: string | Error): void {
+    if (!expected.test(actual)) fail(message, `${show(actual)} does not match ${String(expected)}`);
+  },
   deepStrictEqual(actual: unknown, expected: unknown, message?: string | Error): void {
     if (!deepEqual(actual, expected)) fail(message, `${show(actual)} is not deeply equal to ${show(expected)}`);
   },
