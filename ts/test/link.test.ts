@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { equal } from "../src/bytes";
 import { Identity, fingerprint } from "../src/crypto/identity";
+import { DurakError } from "../src/errors";
 import { NetFault } from "../src/net/errors";
 import { type HelloInputs, signHello } from "../src/net/hello";
 import * as m from "../src/net/messages";
@@ -90,4 +91,33 @@ test("a resumed host's Recall is answered with the entries we hold from there, a
   link.receive(encode(m.Recall.make({ index: 1n })));
   const sent = link.outgoing().map((p) => m.decodeNet(p));
   assert.deepEqual(sent, [m.Forward.make({ index: 1n, entry: entries[1] as Uint8Array }), m.Forward.make({ index: 2n, entry: entries[2] as Uint8Array })]);
+});
+
+test("bytes that are not the host's messages only ever fault the connection (no other error, at any stage)", () => {
+  const rng = seededRng("link fuzz");
+  const valid = [
+    encode(m.Challenge.make({ version: 1, game_id: gameId, host_key: host.public, challenge: rng(32) })),
+    encode(m.Seated.make({ seat: 1, players: 2, seats: 2, moves_seen: 0n })),
+    encode(m.Entry.make({ index: 0n, entry: rng(30) })),
+    encode(m.Recall.make({ index: 5n })),
+    encode(m.Received.make({ mid: 3n })),
+  ];
+  for (let round = 0; round < 400; round++) {
+    const link = new HostLink(seat, "Tess", invite, { have: 1, hasGenesis: true });
+    link.app = app([rng(10)]);
+    if (round % 2 === 1) handshake(link, 0n);
+    else link.opened();
+    const base = valid[round % valid.length] as Uint8Array;
+    const payload = round % 3 === 0 ? rng(1 + (rng(1)[0] as number)) : base.slice();
+    if (round % 3 !== 0) {
+      const at = (rng(1)[0] as number) % payload.length;
+      payload[at] = (payload[at] as number) ^ (1 << ((rng(1)[0] as number) % 8));
+    }
+    try {
+      link.receive(payload);
+      link.outgoing();
+    } catch (exc) {
+      assert.ok(exc instanceof DurakError, `round ${round}: ${String(exc)}`);
+    }
+  }
 });
