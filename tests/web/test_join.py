@@ -116,14 +116,17 @@ def test_host_in_the_browser(tmp_path: Path) -> None:
     try:
         url = line_of(host, r"the table is at (http://127\.0\.0\.1:\d+/\?token=\S+)").group(1)
         link = line_of(host, r"invite link: (\S+)").group(1)
+        browser = line_of(host, r"browser link: (\S+)").group(1)
         with chromium() as driver:
             driver.get(url)
             wait_for(lambda: driver.find_element(By.ID, "invite").text == link, what="the invite on the page")
             assert driver.find_elements(By.CSS_SELECTOR, ".qr svg")
+            assert driver.find_element(By.ID, "web-link").text == browser  # the browser seat's link (9.15)
+            assert re.fullmatch(rf"http://127\.0\.0\.1:\d+/#{re.escape(link)}", browser), browser
             assert text_of(driver, "#invite-label") == "INVITE LINK"  # (labelled, in small capitals)
             assert text_of(driver, "#short-label") == "SHORT FORM, TO READ OUT"
             assert "they join with p2pdurak join" in text_of(driver, "#invite-how")
-            assert len(driver.find_elements(By.CSS_SELECTOR, "button.copy")) == 2
+            assert len(driver.find_elements(By.CSS_SELECTOR, "button.copy")) == 3  # link, short form, browser link
             for width in (390, 1280):
                 screenshot(driver, "host-lobby", width)
             assert not driver.find_elements(By.ID, "start")  # alone at the table: nothing to start
