@@ -195,6 +195,10 @@ PHASE_FALSE_REJECT = N_("The host refused your valid move (it has seen your card
 # Translators: the game waited on the host itself too long (R-GAME-21); the game stops here.
 PHASE_SILENT_HOST = N_("The host has not moved for {seconds} s. The game stops: your transcript keeps a signed "
                        "accusation of the host.")
+# Translators: the game waited on another player too long and the host ended nothing (R-GAME-21a); the game stops
+# here without a result.
+PHASE_STALLED = N_("The game has waited on {player} for {seconds} s and the host has not ended it. The game stops "
+                   "here without a result: nobody loses.")
 PHASE_AUDIT = N_("Checking every card and declaration of the game…")
 PHASE_NEXT_GAME = N_("Press Enter for the next game, or q to quit.")
 

@@ -38,6 +38,9 @@ PLAYER_BACK = "player-back"  # done = seat (it came back after PLAYER_DISCONNECT
 CENSORED_MOVE = "censored-move"  # done = the seat whose move the host hid, total = the time-out in seconds
 FALSE_REJECT = "false-reject"  # the host refused our valid move (R-GAME-22); text = why it was valid
 SILENT_HOST = "silent-host"  # the game waited on the host too long (R-GAME-21); total = seconds
+# the game stood still on other seats too long and the host ended nothing: we gave it up without a result
+# (R-GAME-21a); done = a seat it waited on, total = seconds
+STALLED = "stalled"
 MESH_UNLINKED = "mesh-unlinked"  # done = a seat with no direct link to ours (the host could hide its moves)
 # the host's person: the roster is signed by everyone else, the table code is up; start the game once everyone
 # has compared it (text = the code)
@@ -57,6 +60,7 @@ PROGRESS_KINDS = (
     CENSORED_MOVE,
     FALSE_REJECT,
     SILENT_HOST,
+    STALLED,
     MESH_UNLINKED,
     CONFIRM_START,
 )

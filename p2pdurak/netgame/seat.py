@@ -51,6 +51,7 @@ MESH_GRACE = 10.0  # seconds into the game after which a missing mesh link is re
 HANDED_GRACE = 2.0  # a move the host has had this long cannot have been missed by an honest host's time-out
 MOVE_TIMEOUT = 120.0  # our own silence time-out: we sign a silent-seat claim only once our clock agrees (R-GAME-19)
 MESH_UNLINKED = "mesh-unlinked"  # (the UI's progress kind, p2pdurak.netgame.frontend.MESH_UNLINKED)
+STALLED = "stalled"  # (the UI's progress kind, p2pdurak.netgame.frontend.STALLED: we gave up a stalled game)
 FORWARD_GRACE = 1.0  # seconds a linked seat's receipts may lag our chain before we forward what it lacks (R-GAME-24)
 FORWARD_BATCH = 32  # entries per forward, and at most FORWARD_BYTES of them (the first always goes)
 FORWARD_MEMORY = 30.0  # a seat we forwarded to this recently gets what it lacks without the grace (still starved)
@@ -136,6 +137,11 @@ class SeatRunner:
         # R-GAME-21: how long the game may wait on the host itself before we stop (above the host's own time-out)
         self.host_timeout = move_timeout + HOST_GRACE if host_timeout is None else host_timeout
         self._host_waited_since: float | None = None  # when the game began waiting on the host (None: it does not)
+        # R-GAME-21a: how long the game may stand still on other seats before we give it up (the host names a silent
+        # seat after its move time-out and ends an unattested claim after another: this comes after both)
+        self.stall_timeout = self.host_timeout + move_timeout
+        self.stalled: tuple[int, float] | None = None  # (a seat the game waited on, for how long) once we gave up
+        self._stall_since: float | None = None  # our first tick that saw the game wait on others only
         # (a move of ours, or one we relayed, and the host's Reject of it) not yet judged (R-GAME-22)
         self._doubted: list[_Doubt] = []
         self.unsettled: list[str] = []  # Rejects that rest on the host's memory of a move it shows nobody: held on
@@ -222,8 +228,8 @@ class SeatRunner:
     def on_entry(self, index: int, entry: bytes) -> None:
         if self.peer is None:
             raise NetFault("unexpected-message", "an entry before the genesis")
-        if self.accusation is not None:
-            return  # we stopped: our transcript ends with the accusation (R-GAME-17)
+        if self.accusation is not None or self.stalled is not None:
+            return  # we stopped: our transcript ends with the accusation (R-GAME-17), or we gave up (R-GAME-21a)
         if index < len(self.entries):
             # The host seat's entries are applied by the host's game side as they are appended; a seat that took an
             # entry from the mesh first gets it from the host later. It must be the same bytes (R-LOG-19).
@@ -277,7 +283,8 @@ class SeatRunner:
         """A linked seat forwarded us host-signed entry `index` (R-GAME-24): our next entry goes through every
         check an entry from the host does; one we hold must be the same bytes (else the host signed two)."""
         peer = self.peer
-        if peer is None or peer.faulted is not None or self.accusation is not None or index > len(self.entries):
+        if (peer is None or peer.faulted is not None or self.accusation is not None or self.stalled is not None
+                or index > len(self.entries)):
             return  # (an entry beyond our next: the ones before it come first)
         try:
             seq = peer.chain.signed_seq(entry)
@@ -320,7 +327,7 @@ class SeatRunner:
             self._forward(now)  # also once our game is over: a seat kept behind may still lack its end
         if witness is None or client is None or not self._watching():
             return
-        if self._watch_host(now):
+        if self._watch_host(now) or self._watch_stall(now):
             return
         if connected and not self._host_link:
             witness.reconnected(now)
@@ -352,6 +359,36 @@ class SeatRunner:
         self.judgement = f"the game waited on the host (seat {host}) for {waited:.1f} s in phase {peer.phase}"
         accusation = make_accusation(self.identity, peer.genesis, seat, host, SILENT_HOST, len(self.entries), b"")
         self._stop(accusation, f"silent-host (seat {host}): {self.judgement}", SILENT_HOST, host, round(waited))
+        return True
+
+    def _watch_stall(self, now: float) -> bool:
+        """R-GAME-21a: the game has stood still on other seats (neither on us nor on the host; on us only for an
+        audit R-PEER-38c holds back) for `stall_timeout`: the host names no silent seat, or its claim is never
+        attested, and nothing else can end the game. Give it up: sign nothing (nothing here proves anything; the
+        transcript stays incomplete, naming the seats the game waited on), tell the user, leave. True if we gave
+        up."""
+        peer, seat = self.peer, self.seat
+        assert peer is not None and seat is not None
+        host = peer.genesis.host
+        waiting = peer.waiting_on()
+        if seat in waiting and self._audit_held(peer):
+            waiting = tuple(s for s in waiting if s != seat)  # (our audit waits for receipts that never come)
+        if seat == host or not waiting or seat in waiting or host in waiting:
+            self._stall_since = None
+            return False
+        if self._stall_since is None:
+            self._stall_since = now
+        # (since the later of: the last entry that moved the game on, and our first tick that saw it stand still)
+        waited = now - max(self._stall_since, self._quiet_since if self._quiet_since is not None else now)
+        if waited < self.stall_timeout:
+            return False
+        self.stalled = (waiting[0], waited)
+        self.judgement = (f"the game waited on seat(s) {list(waiting)} for {waited:.1f} s in phase {peer.phase} and "
+                          "the host ended nothing")
+        self.errors.append(f"stalled: {self.judgement}")
+        self.listener.progress(STALLED, text=self.judgement, done=waiting[0], total=round(waited))
+        if self.client is not None:
+            self.client.leave()
         return True
 
     def _forward(self, now: float) -> None:
@@ -420,7 +457,7 @@ class SeatRunner:
         peer, client = self.peer, self.client
         if peer is None or client is None or self.seat is None or self.seat == peer.genesis.host:
             return
-        if peer.faulted is not None or self.accusation is not None or not self._seated:
+        if peer.faulted is not None or self.accusation is not None or self.stalled is not None or not self._seated:
             return  # (not seated: resumed, the host not met yet, we make no move, so we vouch for no entry either)
         client.send_receipt(peer.receipt())
 
@@ -441,7 +478,8 @@ class SeatRunner:
 
     def _watching(self) -> bool:
         peer = self.peer
-        return peer is not None and not peer.over and peer.faulted is None and self.accusation is None
+        return (peer is not None and not peer.over and peer.faulted is None and self.accusation is None
+                and self.stalled is None)
 
     def accuse(self, overdue: Overdue) -> None:
         """The host neither logged nor refused a move we hold: sign the accusation, keep it as the last record of
@@ -721,7 +759,8 @@ class SeatRunner:
         """Sign the first live claim we may sign once our own clock agrees; True if we signed one."""
         peer = self.peer
         if (peer is None or self.seat is None or self.paused or peer.over or self.accusation is not None
-                or peer.pending is not None or self.client is None or not self.client.has_genesis):
+                or self.stalled is not None or peer.pending is not None or self.client is None
+                or not self.client.has_genesis):
             return False
         for claim in peer.claims_to_sign():
             if claim.seq not in self._declined and self._decide(claim):

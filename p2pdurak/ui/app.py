@@ -175,7 +175,7 @@ class GameApp:
                 self._say(text)
             elif change.kind in (sess.TABLE_CODE, sess.INVITE):
                 self._say(text)
-            elif change.kind in (sess.CENSORED_MOVE, sess.FALSE_REJECT, sess.SILENT_HOST):
+            elif change.kind in (sess.CENSORED_MOVE, sess.FALSE_REJECT, sess.SILENT_HOST, sess.STALLED):
                 self._say(text, error=True)
             elif change.kind == sess.MESH_UNLINKED:
                 self._say(text)

@@ -287,6 +287,8 @@ def progress_text(progress: Progress, names: Names) -> str:
         return _(S.PHASE_FALSE_REJECT)
     if kind == sess.SILENT_HOST:
         return _(S.PHASE_SILENT_HOST).format(seconds=progress.total)
+    if kind == sess.STALLED:
+        return _(S.PHASE_STALLED).format(player=names(progress.done), seconds=progress.total)
     return progress.text or kind
 
 

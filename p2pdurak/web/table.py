@@ -187,7 +187,8 @@ class WebTable:
             if change.kind in (sess.RECONNECTED, sess.PLAYER_BACK):
                 self.net_progress = None  # the line that said what was wrong goes; the status says whose move
             if change.kind in (sess.TABLE_CODE, sess.INVITE, sess.CENSORED_MOVE, sess.FALSE_REJECT,
-                               sess.SILENT_HOST, sess.MESH_UNLINKED, sess.RECONNECTED, sess.PLAYER_BACK):
+                               sess.SILENT_HOST, sess.STALLED, sess.MESH_UNLINKED, sess.RECONNECTED,
+                               sess.PLAYER_BACK):
                 self.notice = [*self.notice[-4:], change]
             else:
                 self.net_progress = change

@@ -8,7 +8,7 @@ from typing import Any
 
 from p2pdurak.log import FALSE_REJECT, SILENT_HOST, authenticate_move, check_accusation, sha256
 from p2pdurak.log.moves import sign_reject
-from p2pdurak.netgame.seat import QuietListener, SeatRunner
+from p2pdurak.netgame.seat import STALLED, QuietListener, SeatRunner
 from p2pdurak.netgame.waiting import seats_waited_on
 from p2pdurak.peer import Peer
 from p2pdurak.peer.messages import Ack
@@ -143,3 +143,41 @@ def test_an_entry_restarts_the_host_clock(tmp_path: Path) -> None:
     assert runner.accusation is None  # the clock started again at 101
     runner.on_tick(106.0, True)
     assert runner.accusation is not None
+
+
+def waits_only_on(g: Game, seat: int) -> int:
+    """The first length from 30 on at which the game waits on `seat` and on no other."""
+    observer = Peer(g.table.genesis, seat=SEAT, identity=g.table.identities[SEAT], secrets=g.table.peers[SEAT].secrets)
+    for i, entry in enumerate(g.table.entries):
+        if i >= 30 and observer.waiting_on() == (seat,):
+            return i
+        observer.receive(entry)
+    raise AssertionError(f"the game never waited on seat {seat} alone")
+
+
+def test_a_game_that_stands_still_on_another_seat_is_given_up_without_a_record(tmp_path: Path) -> None:
+    """R-GAME-21a: the host names no silent seat (a colluder of seat 2): at the stall time-out seat 1 signs
+    nothing, tells its user and leaves; its transcript ends incomplete, waiting on seat 2, and nobody loses."""
+    g = game(3, 5)
+    at = waits_only_on(g, 2)
+    runner, recorder, client = seat_at(g, tmp_path, at, host_timeout=5.0, move_timeout=3.0)
+    assert runner.stall_timeout == 8.0
+    runner.on_tick(100.0, True)
+    runner.on_tick(107.9, False)
+    assert runner.stalled is None and not client.left
+    runner.on_tick(108.0, True)
+    assert runner.stalled == (2, 8.0) and client.left and recorder.seen[-1] == STALLED
+    assert runner.accusation is None
+    report = verify_transcript_bytes(runner.transcript())
+    assert (report.reason, report.seat, report.result) == ("incomplete", 2, None)
+    runner.on_entry(at, g.table.entries[at])  # (we gave up: nothing more is taken)
+    assert len(runner.entries) == at
+
+
+def test_a_game_waiting_on_us_is_never_given_up(tmp_path: Path) -> None:
+    g = game(3, 5)
+    at = waits_only_on(g, SEAT)
+    runner, _, client = seat_at(g, tmp_path, at, host_timeout=5.0, move_timeout=3.0)
+    runner.on_tick(100.0, True)
+    runner.on_tick(200.0, True)
+    assert runner.stalled is None and not client.left
