@@ -1,8 +1,8 @@
 // The browser builds of the tests and the bench (not shipped), classic Worker scripts in build/browser/: each
 // test/<name>.test.ts with test/browser/run-tests.ts -> test-<name>.js (one bundle per file, as node runs one process
-// per file; seat.test.ts is left out: it starts a Python host, which a page cannot), and test/browser/*.worker.ts ->
-// <name>.worker.js (esbuild, every npm package inlined, as the page's own build does), with node:test,
-// node:assert/strict, node:fs and node:url replaced by the shims of test/browser/shims/. import.meta.url is the
+// per file; seat.test.ts and mesh.test.ts are left out: they start a Python host, which a page cannot), and
+// test/browser/*.worker.ts -> <name>.worker.js (esbuild, every npm package inlined, as the page's own build does),
+// with node:test, node:assert/strict, node:fs and node:url replaced by the shims of test/browser/shims/. import.meta.url is the
 // Worker's own URL, so the tests find ../protocol/vectors/ where the server puts it (/protocol/vectors/ beside
 // /ts/build/browser/). Used by tests/web/test_vectors_browser.py and `p2pdurak bench browser`.
 import { readdirSync, rmSync } from "node:fs";
@@ -26,7 +26,7 @@ const shims = {
   },
 };
 
-const LEFT_OUT = new Set(["seat.test.ts"]);
+const LEFT_OUT = new Set(["seat.test.ts", "mesh.test.ts"]);
 const OPTIONS = {
   absWorkingDir: TS,
   bundle: true,

@@ -14,6 +14,7 @@ import { parseInvite } from "../seat/invite";
 import { prepareSeat } from "../seat/join";
 import type { SeatRunner } from "../seat/runner";
 import { loadSeat, MemoryFiles, type SeatFiles } from "../seat/store";
+import { webSocketMesh } from "../seat/mesh";
 import { WebSocketTransport } from "../seat/websocket";
 import { systemRng } from "../randomness";
 import type { FromWorker, ToWorker } from "./protocol";
@@ -28,6 +29,7 @@ const PROGRESS: Record<string, (text: string, done: number, total: number) => st
   "false-reject": (text) => `The host refused a valid move of ours: we stopped and kept the proof (${text})`,
   "silent-host": (text) => `The host stopped answering: we stopped and kept the record (${text})`,
   faulted: (text) => `The host sent an entry that breaks the rules: ${text}`,
+  "mesh-unlinked": (_, seat) => `No direct link to seat ${seat}: the host could hide our moves from that player`,
 };
 
 let files: SeatFiles;
@@ -132,6 +134,7 @@ async function join(chosen: string): Promise<void> {
   try {
     const ending = await runSeat(prepared.link, seat, new WebSocketTransport(url), {
       busy,
+      meshDial: webSocketMesh, // a link to every seat that listens (R-NET-76): they hold our moves as witnesses
       onEvent: (event) => {
         if (event === "dropped") post({ type: "progress", text: "Lost the connection to the host; reconnecting" });
         if (event === "connected") post({ type: "progress", text: "Connected to the host" });

@@ -10,6 +10,7 @@ import { LocalError } from "../errors";
 import { NetFault } from "../net/errors";
 import { type Rng, systemRng } from "../randomness";
 import { type Ending, FATAL_REASONS, type HostLink, JoinRefused } from "./link";
+import { Mesh, type MeshDial } from "./mesh";
 import type { SeatRunner } from "./runner";
 import { ConnectFailed, type Connection, type Transport } from "./transport";
 
@@ -53,6 +54,8 @@ export interface DriverOptions {
   /** adds up the seconds spent handling frames and ticks (every check and signature of the seat runs there): the
    * seat's CPU, as its single thread spends it */
   busy?: { seconds: number };
+  /** dial mesh links to the seats that listen (R-NET-76; the page: webSocketMesh); none if left out */
+  meshDial?: MeshDial;
 }
 
 export const STOPPED: Ending = { kind: "bye", reason: "stopped", seat: null };
@@ -82,6 +85,9 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
   const say = opts.onEvent ?? (() => undefined);
   link.app = runner;
   runner.link = link;
+  const mesh = opts.meshDial === undefined ? null : new Mesh(link.identity, link.name, runner, opts.meshDial, config, now,
+    async () => runner.log?.flush(), rng);
+  if (mesh !== null) runner.attachMesh(mesh);
   const started = now();
   let lastContact = now();
   let failures = 0;
@@ -111,6 +117,7 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
   const ticker = setInterval(() => {
     const t0 = now();
     runner.onTick(now(), link.connected);
+    mesh?.tick();
     busy.seconds += now() - t0;
     if (conn !== null) {
       if (link.connected && now() - lastSent >= config.keepalive) {
@@ -203,6 +210,7 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
   } finally {
     link.onQueued = null;
     clearInterval(ticker);
+    mesh?.stop();
     opts.signal?.removeEventListener("abort", stop);
   }
 

@@ -27,6 +27,10 @@ export interface LinkApp {
   onReject(reject: Uint8Array): void;
   /** the host-signed entries we hold, in order (a resumed host recalls those it lost, R-NET-56) */
   heldEntries(): readonly Uint8Array[];
+  /** where the seats that listen for mesh links are (9.11) */
+  onPeers?(peers: readonly { seat: number; ip: Uint8Array; port: number }[]): void;
+  /** the host refused a move we relayed (unchecked bytes) */
+  onRelayReject?(reject: Uint8Array): void;
 }
 
 /** At most this many entries answer one Recall (R-NET-55's max_outbox). */
@@ -115,6 +119,14 @@ export class HostLink {
   /** Our newest receipt for the host: replaces one not written yet, and goes after every move queued. */
   sendReceipt(receipt: Uint8Array): void {
     this.receipt = encode(m.Receipt.make({ receipt }));
+    this.queued();
+  }
+
+  /** Hand the host another seat's move we hold from the mesh (R-NET-72); dropped if we are not connected (the
+   * witness relays again after a reconnect). */
+  sendRelay(move: Uint8Array): void {
+    if (this.stage !== "session") return;
+    this.outbox.push(encode(m.Relay.make({ move })));
     this.queued();
   }
 
@@ -265,9 +277,14 @@ export class HostLink {
         app?.onReject(msg.reject);
         return;
       case "Ping":
-      case "Peers":
       case "MultiaddrPeers":
-        return; // (a browser seat has no mesh listener: the host's list of them is not for us)
+        return; // (libp2p addresses: a browser seat dials WebSockets only)
+      case "Peers":
+        app?.onPeers?.(msg.peers);
+        return;
+      case "RelayReject":
+        app?.onRelayReject?.(msg.reject);
+        return;
       case "Seated":
         return this.seatedAt(msg);
       case "Recall": {

@@ -5,8 +5,10 @@
  * `onTick(now, connected)`). A move is signed, appended to the seat's records and queued on the link in one
  * synchronous step; the driver flushes the records before it writes the queued frames (R-GAME-4).
  *
- * A browser seat has no mesh links (a browser cannot listen): no Direct, Relay or Forward here, and the seat hears
- * the other seats' receipts only as the host passes them on (it does not).
+ * A browser seat cannot listen, but it dials a mesh link to every seat that does (SPEC.md R-NET-76, `mesh`): its
+ * moves and receipts go on every link, the linked seats' moves are held and relayed as witness (R-GAME-15..19),
+ * their receipts feed the audit gate and the forwarding of entries (R-GAME-23, R-GAME-24), and entries they forward
+ * are taken as the host's. Two browser seats never link.
  */
 
 import { equal, toHex } from "../bytes";
@@ -38,12 +40,19 @@ import { DecodeError, decode, encode } from "../wire";
 import { tableCode } from "./invite";
 import type { HostLink, LinkApp } from "./link";
 import { KIND_META, KIND_MOVE, KIND_SECRETS, type Meta, type SavedSeat, type SeatFiles, type SeatLog, loadSeat, metaRecord } from "./store";
+import type { Mesh, MeshApp } from "./mesh";
 import { MoveWitness, type Overdue } from "./witness";
 
 export const CENSOR_TIMEOUT = 20; // seconds the host may take to log or refuse a move we hold (R-GAME-16)
 export const HOST_GRACE = 60; // the game may wait on the host this much longer than our move time-out (R-GAME-21)
 export const HANDED_GRACE = 2; // a move the host has had this long cannot have been missed by an honest time-out
 export const MOVE_TIMEOUT = 120; // our own silence time-out: we sign a silent-seat claim once our clock agrees
+export const FORWARD_GRACE = 1; // seconds a linked seat's receipts may lag our chain before we forward (R-GAME-24)
+export const FORWARD_BATCH = 32; // entries per forward, and at most FORWARD_BYTES of them (the first always goes)
+export const FORWARD_BYTES = 256 * 1024;
+export const FORWARD_MEMORY = 30; // a seat we forwarded to this recently gets what it lacks without the grace
+export const MESH_GRACE = 10; // seconds into the game after which a missing mesh link is told to the player (R-GAME-18)
+export const MESH_UNLINKED = "mesh-unlinked"; // the progress kind that tells it (`done`: the seat)
 
 /** What a user interface (or a test) hears from a running seat. */
 export interface SeatListener {
@@ -77,7 +86,7 @@ export interface RunnerOptions {
   hostTimeout?: number;
 }
 
-export class SeatRunner implements LinkApp {
+export class SeatRunner implements LinkApp, MeshApp {
   readonly censorTimeout: number;
   readonly moveTimeout: number;
   readonly hostTimeout: number;
@@ -86,6 +95,17 @@ export class SeatRunner implements LinkApp {
   listener: SeatListener;
   meta: Meta;
   link: HostLink | null = null;
+  /** our mesh links, if the driver dials any (attachMesh) */
+  mesh: Mesh | null = null;
+  /** entries forwarded to us over the mesh that we applied, per linked seat; entries we forwarded */
+  readonly taken = new Map<number, number>();
+  forwarded = 0;
+  private readonly lag = new Map<number, number>();
+  private readonly forwardedTo = new Map<number, [number, number]>();
+  private readonly lastForward = new Map<number, number>();
+  private meshSince: number | null = null;
+  /** seats that listen but we have had no link with, told to the player once each */
+  readonly unlinkedReported = new Set<number>();
   peer: Peer | null = null;
   log: SeatLog | null = null;
   genesisBytes: Uint8Array | null = null;
@@ -191,6 +211,138 @@ export class SeatRunner implements LinkApp {
     return this.entries;
   }
 
+  onPeers(peers: readonly { seat: number; ip: Uint8Array; port: number }[]): void {
+    this.mesh?.setPeers(peers);
+  }
+
+  // -- MeshApp (SPEC.md 9.11, R-NET-76) ---------------------------------------------------------------------------
+
+  /** Use these mesh links from now on (the game's seat is set on them once known). */
+  attachMesh(mesh: Mesh): void {
+    this.mesh = mesh;
+    if (this.peer !== null && this.seat !== null) mesh.setGame(this.seat, this.peer.genesis.data.game_id);
+  }
+
+  meshRoster(): readonly Uint8Array[] | null {
+    const peer = this.peer;
+    if (peer === null) return null;
+    return Array.from({ length: peer.genesis.seats }, (_, s) => peer.genesis.publicKey(s));
+  }
+
+  /** R-NET-72: a linked seat's own move. One the witness does not hold (another seat's, another game's, an old one,
+   * a flood) goes no further. */
+  onDirect(seat: number, move: Uint8Array): void {
+    const { witness, peer } = this;
+    if (witness === null || peer === null || !this.watching()) return;
+    if (!witness.hold(move, null, seat)) return;
+    if (peer.hearDirect(move)) this.step(); // an Ack: with every seat's Ack held our keys may go out (R-PEER-18)
+  }
+
+  /** A linked seat's receipt of the chain it holds: kept (checked only when used, R-GAME-23). */
+  onMeshReceipt(seat: number, receipt: Uint8Array): void {
+    const peer = this.peer;
+    if (peer === null) return;
+    peer.keepReceipt(receipt, seat);
+    if (peer.phase === game.AUDIT) this.step(); // the receipt our audit waited for (R-PEER-38c)
+  }
+
+  /** A linked seat forwarded us host-signed entry `index` (R-GAME-24, R-NET-75): our next entry goes through every
+   * check an entry from the host does; one we hold must be the same bytes (else the host signed two). */
+  onForward(seat: number, index: number, entry: Uint8Array): void {
+    const peer = this.peer;
+    if (peer === null || peer.faulted !== null || this.accusation !== null || index > this.entries.length) return;
+    let seq: number;
+    try {
+      seq = peer.chain.signedSeq(entry);
+    } catch (exc) {
+      if (!(exc instanceof PeerFault)) throw exc;
+      this.witness?.noteBad(seat); // not the host's word: anyone can send bytes
+      return;
+    }
+    if (seq !== index) return;
+    if (index < this.entries.length) {
+      if (!equal(entry, this.entries[index] as Uint8Array)) this.take(entry); // two entries at one seq: a fork
+      return;
+    }
+    this.take(entry);
+    if (this.entries.length > index) this.taken.set(seat, (this.taken.get(seat) ?? 0) + 1);
+  }
+
+  /** The host refused a move we relayed: judged as its author would (R-GAME-15, R-GAME-22); a Reject whose reason no
+   * chain can show settles it only once judged honest (R-GAME-25). */
+  onRelayReject(reject: Uint8Array): void {
+    const { peer, witness } = this;
+    if (peer === null || witness === null) return;
+    let refused: VerifiedReject;
+    try {
+      refused = verifyReject(peer.genesis, reject);
+    } catch (exc) {
+      if (!(exc instanceof PeerFault)) throw exc;
+      return; // the host's word in a form nobody can check: it settles nothing
+    }
+    const held = witness.heldMove(refused.moveHash);
+    const host = peer.genesis.host;
+    const unshown = MEMORY_REASONS.includes(refused.reason) && held !== null && this.seat !== host;
+    if (!unshown) witness.onRefused(refused.moveHash);
+    if (held !== null && this.seat !== null && this.seat !== host && this.watching()) this.doubt(held, refused, reject, unshown);
+  }
+
+  /** Tell the player, once per seat, about a seat that listens (it is in Peers) but has had no link with us for
+   * MESH_GRACE seconds of the game: the host could hide our moves from that seat (R-GAME-18). */
+  private reportUnlinked(now: number): void {
+    const mesh = this.mesh;
+    if (mesh === null || this.accusation !== null) return;
+    if (this.meshSince === null) this.meshSince = now;
+    if (now - this.meshSince < MESH_GRACE) return;
+    for (const seat of mesh.unlinked()) {
+      if (!this.unlinkedReported.has(seat)) {
+        this.unlinkedReported.add(seat);
+        this.listener.progress(MESH_UNLINKED, "", seat, 0);
+      }
+    }
+  }
+
+  /** R-GAME-24: a linked seat whose newest receipt has lagged our chain for FORWARD_GRACE gets the entries it lacks
+   * (a batch; the next once it took those, or after another grace); one we forwarded to lately, without the grace. */
+  private forwardLagging(now: number): void {
+    const { peer, mesh } = this;
+    if (peer === null || mesh === null) return;
+    const length = this.entries.length;
+    const linked = new Set(mesh.linked());
+    for (const seat of [...this.lag.keys()]) {
+      if (!linked.has(seat)) {
+        this.lag.delete(seat);
+        this.forwardedTo.delete(seat);
+      }
+    }
+    for (const seat of linked) {
+      const have = peer.receiptLength(seat) ?? 0;
+      if (have >= length) {
+        this.lag.delete(seat);
+        this.forwardedTo.delete(seat);
+        continue;
+      }
+      if (!this.lag.has(seat)) this.lag.set(seat, now);
+      const since = this.lag.get(seat) as number;
+      const [sent, at] = this.forwardedTo.get(seat) ?? [0, -Infinity];
+      const starved = now - (this.lastForward.get(seat) ?? -Infinity) < FORWARD_MEMORY;
+      if ((now - since < FORWARD_GRACE && !starved) || (have < sent && now - at < FORWARD_GRACE)) continue;
+      const batch: [number, Uint8Array][] = [];
+      let size = 0;
+      for (let index = have; index < Math.min(length, have + FORWARD_BATCH); index++) {
+        const entry = this.entries[index] as Uint8Array;
+        if (batch.length > 0 && size + entry.length > FORWARD_BYTES) break;
+        batch.push([index, entry]);
+        size += entry.length;
+      }
+      if (mesh.forward(seat, batch)) {
+        this.forwarded += batch.length;
+        this.forwardedTo.set(seat, [have + batch.length, now]);
+        this.lastForward.set(seat, now);
+      }
+    }
+  }
+
   // -- clocks -------------------------------------------------------------------------------------------------------
 
   /** The driver's clock (seconds, monotonic) and whether the host link is up; called about twice a second. */
@@ -198,13 +350,16 @@ export class SeatRunner implements LinkApp {
     this.now = now;
     this.signDueClaim();
     const witness = this.witness;
+    if (this.peer !== null && this.peer.faulted === null && this.accusation === null) this.forwardLagging(now);
     if (witness === null || this.link === null || !this.watching()) return;
     if (this.watchHost(now)) return;
     if (connected && !this.hostLink) witness.reconnected(now);
     this.hostLink = connected;
     if (!connected) return; // time without the host does not count against it
-    const overdue = witness.due(now);
+    const { relay, overdue } = witness.due(now);
+    for (const move of relay) this.link.sendRelay(move);
     if (overdue !== null) this.accuse(overdue);
+    this.reportUnlinked(now);
   }
 
   /** The host ended our session (a Bye) while our game is not over: a move it has had for HANDED_GRACE will never
@@ -282,6 +437,7 @@ export class SeatRunner implements LinkApp {
     this.witness = new MoveWitness(genesis, seat, this.censorTimeout);
     this.tableCode = tableCode(genesis.hash);
     this.listener.progress("table-code", this.tableCode);
+    this.mesh?.setGame(seat, genesis.data.game_id);
     return peer;
   }
 
@@ -319,10 +475,11 @@ export class SeatRunner implements LinkApp {
     return events;
   }
 
-  /** A silent-seat abort by the host naming us while the host has had our move for a while: it hid that move. */
+  /** A silent-seat abort by the host naming a seat whose move the host has had for a while (ours, or one we
+   * relayed): the host hid that move (R-GAME-17). */
   private checkNamed(peer: Peer, accused: number): void {
-    if (this.witness === null || accused !== this.seat || accused === peer.genesis.host || !this.watching()) return;
-    const overdue = this.witness.unanswered(this.now, HANDED_GRACE);
+    if (this.witness === null || accused === peer.genesis.host || !this.watching()) return;
+    const overdue = this.witness.namedSilent(accused, this.now, HANDED_GRACE);
     if (overdue !== null) this.accuse(overdue);
   }
 
@@ -398,11 +555,14 @@ export class SeatRunner implements LinkApp {
     return false;
   }
 
-  /** Sign now? Never while the host owes us an answer to a move of ours (it could be hiding it); otherwise once our
-   * own clock has seen the game stand still for `moveTimeout` (any entry but a silent-seat abort restarts it). */
+  /** Sign now? Never while we hold a move of the accused that the host has not logged (it hides it: R-GAME-17), nor
+   * while the host's refusal of a move of the accused we relayed is the last word on it (the author may never have
+   * had it); never while the host owes us any answer; otherwise once our own clock has seen the game stand still for
+   * `moveTimeout` (any entry but a silent-seat abort restarts it). */
   private decide(claim: game.Claim): boolean {
-    const held = this.witness?.held.size ?? 0;
-    if (claim.accused === this.seat) {
+    const witness = this.witness;
+    const held = witness?.held.size ?? 0;
+    if (claim.accused === this.seat || witness?.holdsFrom(claim.accused) === true || witness?.refusedRelayed.has(claim.accused) === true) {
       this.declined.add(claim.seq);
       return false;
     }
@@ -418,13 +578,16 @@ export class SeatRunner implements LinkApp {
     (this.log as SeatLog).append(KIND_MOVE, move);
     this.witness?.hold(move, null);
     (this.link as HostLink).sendMove(move);
+    this.mesh?.broadcast(move); // R-NET-72: every linked seat holds the host to an answer for it
   }
 
   private sendReceipt(): void {
     const { peer, link, seat } = this;
     if (peer === null || link === null || seat === null || seat === peer.genesis.host) return;
     if (peer.faulted !== null || this.accusation !== null || !this.seated) return;
-    link.sendReceipt(peer.receipt());
+    const receipt = peer.receipt();
+    link.sendReceipt(receipt);
+    this.mesh?.sendReceipt(receipt);
   }
 
   transcript(): Uint8Array {
@@ -442,7 +605,7 @@ export class SeatRunner implements LinkApp {
     const accusation = makeAccusation(this.identity, peer.genesis, seat, peer.genesis.host, CENSORED_MOVE, this.entries.length, overdue.move);
     this.stop(
       accusation,
-      `censored-move (seat ${peer.genesis.host}): our move ${overdue.counter} was neither logged nor refused for ${overdue.heldFor.toFixed(1)} s`,
+      `censored-move (seat ${peer.genesis.host}): ${overdue.author === seat ? "our" : `seat ${overdue.author}'s`} move ${overdue.counter} was neither logged nor refused for ${overdue.heldFor.toFixed(1)} s`,
       CENSORED_MOVE,
       overdue.author,
       Math.round(overdue.heldFor),
@@ -562,7 +725,7 @@ export class SeatRunner implements LinkApp {
   private ownUnanswered(moveHash: Uint8Array): Uint8Array | null {
     const peer = this.peer;
     if (this.witness === null || peer === null || this.seat === null || this.seat === peer.genesis.host) return null;
-    return this.witness.heldMove(moveHash);
+    return this.witness.heldOwnMove(moveHash);
   }
 
   // -- resuming -----------------------------------------------------------------------------------------------------
@@ -616,6 +779,7 @@ export class SeatRunner implements LinkApp {
     this.witness = new MoveWitness(genesis, seat, this.censorTimeout);
     for (const logged of peer.chain.entries) this.witness.onLogged(logged.move.author, logged.move.counter);
     if (peer.pending !== null) this.witness.hold(peer.pending, null);
+    this.mesh?.setGame(seat, genesis.data.game_id);
     return peer;
   }
 }

@@ -1,0 +1,106 @@
+"""`python -m p2pdurak.adversary.outside DIR [--hide]`: a table of three on 127.0.0.1 whose last seat is played
+outside this process (the TypeScript seat's tests, a browser seat: SPEC.md R-NET-76), with a host that may lie.
+
+Seat 0 is the host's computer player, seat 1 a Python seat that joins with its mesh listener, seat 2 whoever joins
+next with the invite link printed on stdout (`invite link: durak://...`). With `--hide` the host is issue 23's
+silencing host aimed at seat 2: its first move in play is answered as if logged and never appended, and neither is
+any copy that seat 1 relays; 2.5 s later the host's own seat names seat 2 silent (a claim the others may sign).
+When the seats inside have finished (the host waits 3 s more), the host's and seat 1's transcripts are written to
+DIR (host.dlog, seat-1.dlog) and one JSON line on stdout says how each seat inside ended (and whether the table
+timed out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import trio
+
+from p2pdurak.adversary.table import AdversaryTable, Plan, open_table, play
+from p2pdurak.log import authenticate_move
+from p2pdurak.peer import game
+from p2pdurak.rules import Options
+
+OUTSIDE = 2
+
+
+def hide_outside(table: AdversaryTable) -> None:
+    """The hook of the silencing host (scenarios.silencing_host), aimed at the seat outside: its first move in play
+    and every relayed copy are swallowed, and 2.5 s later the host's own seat names it silent."""
+    if table.host.swallow is not None:
+        return
+    hidden: list[bytes] = []
+
+    def swallow(seat: int, move: bytes) -> bool:
+        peer = table.side.runner.peer
+        if peer is None:
+            return False
+        if not hidden and seat == OUTSIDE and peer.phase == game.PLAY:
+            hidden.append(move)
+            return True
+        return bool(hidden) and move == hidden[0] and authenticate_move(peer.genesis, move).author == OUTSIDE
+
+    table.host.swallow = swallow
+
+    async def name_it_silent() -> None:
+        host = table.host
+        while not host.swallowed:
+            await trio.sleep(0.05)
+        await trio.sleep(2.5)
+        table.server.append(host.on_silent(OUTSIDE))
+
+    table.spawn(name_it_silent)
+
+
+async def run(out: Path, *, hide: bool, seed: int, timeout: float) -> dict[str, object]:
+    plan = Plan(options=Options(deck=24, players=3), seed=seed, shuffle_proofs=True, move_timeout=3.0,
+                censor_timeout=4.0, hook=(lambda t, s, i: hide_outside(t)) if hide else None)
+    table = await open_table(plan, out / "profile")
+    del table.runners[OUTSIDE:], table.clients[OUTSIDE:]  # that seat is played elsewhere
+
+    async def say_invite() -> None:
+        while table.clients[1].seat is None:
+            await trio.sleep(0.01)
+        print(f"invite link: {table.clients[1].invite.link()}", flush=True)
+
+    summary: dict[str, object] = {"timed_out": False}
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(say_invite)
+        try:
+            await play(table, timeout=timeout)
+        except trio.TooSlowError:
+            summary["timed_out"] = True  # a seat inside hung: what each holds is still written
+            for r in table.runners:
+                r.close()
+    for seat, runner in enumerate(table.runners):
+        name = "host.dlog" if seat == 0 else f"seat-{seat}.dlog"
+        if runner.genesis_bytes is not None:
+            (out / name).write_bytes(runner.transcript())
+        summary[str(seat)] = {
+            "ending": table.endings[seat].reason if seat in table.endings else None,
+            "failure": table.failures.get(seat),
+            "accused": runner.overdue.author if runner.overdue is not None else None,
+            "seconded": runner.seconded,
+            "direct_from": dict(mesh.direct_from) if (mesh := table.clients[seat].mesh) is not None else {},
+            "hidden": len(table.host.swallowed) if seat == 0 else None,
+        }
+    return summary
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m p2pdurak.adversary.outside")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--hide", action="store_true")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--timeout", type=float, default=90.0)
+    args = parser.parse_args(argv)
+    summary = trio.run(lambda: run(args.out, hide=args.hide, seed=args.seed, timeout=args.timeout))
+    print(json.dumps(summary), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

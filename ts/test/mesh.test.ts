@@ -1,0 +1,154 @@
+/** The TypeScript seat's mesh links (SPEC.md R-NET-76): at a table of three, the Python host's computer player
+ * (seat 0), a Python seat with its mesh listener (seat 1) and our seat (seat 2, over TCP to the host, as the page
+ * is over /seat), our seat dials `ws://127.0.0.1:PORT/mesh` to seat 1 and plays through it. With a host that hides
+ * our first move in play (issue 23's censoring host, p2pdurak/adversary/outside.py), seat 1 holds that move from
+ * the link, refuses to sign the host's claim that we were silent and accuses the host: no transcript that verifies
+ * makes our seat lose. Needs a Python that imports p2pdurak (P2PDURAK_PYTHON, else `python`), and a WebSocket in
+ * Node (scripts/test.mjs turns it on for Node 20). */
+
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { test } from "node:test";
+import { equal } from "../src/bytes";
+import { Identity } from "../src/crypto/identity";
+import { seededRng } from "../src/randomness";
+import { easyChooser } from "../src/seat/bot";
+import { runSeat } from "../src/seat/driver";
+import { parseInvite } from "../src/seat/invite";
+import { HostLink } from "../src/seat/link";
+import { webSocketMesh } from "../src/seat/mesh";
+import { SeatRunner } from "../src/seat/runner";
+import { MemoryFiles } from "../src/seat/store";
+import { TcpTransport } from "../src/seat/tcp";
+
+const REPO = resolve(process.cwd(), "..");
+const PYTHON = process.env.P2PDURAK_PYTHON ?? "python";
+const US = 2;
+const FAST = { keepalive: 0.5, idleTimeout: 3, tick: 0.1 };
+
+interface Inside {
+  ending: string | null;
+  failure: string | null;
+  accused: number | null;
+  seconded: number[];
+  direct_from: Record<string, number>;
+}
+
+interface Report {
+  valid: boolean;
+  how: string | null;
+  result: { forfeit: number | null; forfeit_reason: string | null; durak: number | null } | null;
+  accusation: { reason: string; accused: number } | null;
+}
+
+function missing(): string | false {
+  const probe = spawnSync(PYTHON, ["-c", "import p2pdurak.adversary.outside"], { cwd: REPO, encoding: "utf8" });
+  if (probe.status !== 0) return `no Python that imports p2pdurak (${PYTHON}; set P2PDURAK_PYTHON)`;
+  return typeof WebSocket === "undefined" ? "no WebSocket in this Node (run it with --experimental-websocket)" : false;
+}
+
+type Summary = Record<"0" | "1", Inside> & { timed_out: boolean };
+
+function startTable(dir: string, hide: boolean): [ChildProcess, Promise<string>, Promise<Summary>, string[]] {
+  const table = spawn(PYTHON, ["-m", "p2pdurak.adversary.outside", dir, ...(hide ? ["--hide"] : [])], {
+    cwd: REPO,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  table.stderr?.on("data", (d: Buffer) => output.push(d.toString()));
+  let found: (link: string) => void = () => undefined;
+  const link = new Promise<string>((ok) => {
+    found = ok;
+  });
+  const summary = new Promise<Summary>((ok, failed) => {
+    const lines = createInterface({ input: table.stdout as NodeJS.ReadableStream });
+    lines.on("line", (line) => {
+      output.push(line);
+      if (line.startsWith("invite link:")) found(line.trim().split(/\s+/).pop() as string);
+      else if (line.startsWith("{")) ok(JSON.parse(line) as Summary);
+    });
+    table.once("exit", (code) => failed(new Error(`the table exited ${code}: ${output.join("\n")}`)));
+  });
+  return [table, link, summary, output];
+}
+
+function verify(path: string): Report {
+  const checked = spawnSync(PYTHON, ["-m", "p2pdurak", "verify", "--json", path], { cwd: REPO, encoding: "utf8" });
+  return JSON.parse(checked.stdout) as Report;
+}
+
+async function playOurSeat(link: string, seed: string): Promise<[SeatRunner, Awaited<ReturnType<typeof runSeat>>]> {
+  const invite = parseInvite(link);
+  const identity = Identity.generate(seededRng(`${seed} identity`));
+  const runner = new SeatRunner(identity, new MemoryFiles(), {
+    player: easyChooser(seededRng(`${seed} bot`)),
+    rng: seededRng(`${seed} deck`),
+    censorTimeout: 4,
+    moveTimeout: 3,
+    hostTimeout: 12,
+  });
+  const hostLink = new HostLink(identity, "Tess", invite, { rng: seededRng(`${seed} hello`) });
+  const ending = await runSeat(hostLink, runner, new TcpTransport(invite.host, invite.port), { meshDial: webSocketMesh, config: FAST });
+  return [runner, ending];
+}
+
+test("our seat's mesh link to a Python seat over a WebSocket carries moves and receipts both ways in a whole game", { timeout: 180_000 }, async (t) => {
+  const why = missing();
+  if (why) {
+    t.skip(why);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "p2pdurak-mesh-"));
+  const [table, link, summary, output] = startTable(dir, false);
+  try {
+    const [runner, ending] = await playOurSeat(await link, "mesh honest");
+    assert.equal(ending.reason, "game-over", runner.errors.join("; "));
+    const inside = await summary;
+    assert.equal(inside.timed_out, false, output.join("\n"));
+    assert.ok(runner.mesh?.events.includes("seat 1 up"), `our links: ${runner.mesh?.events.join(", ")}`);
+    assert.ok((runner.mesh?.directFrom.get(1) ?? 0) > 0, "seat 1's moves reached us over the link");
+    assert.ok((inside["1"].direct_from[String(US)] ?? 0) > 0, `ours reached seat 1: ${output.join("\n")}`);
+    assert.ok((runner.peer?.receiptLength(1) ?? 0) > 0, "seat 1's receipts reached us");
+    const hostTranscript = new Uint8Array(readFileSync(join(dir, "host.dlog")));
+    assert.ok(equal(runner.transcript(), hostTranscript), "our transcript is the host's, byte for byte");
+    const report = verify(join(dir, "host.dlog"));
+    assert.equal(report.valid, true);
+    assert.equal(report.how, "result");
+  } finally {
+    table.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a host that hides our move gets no transcript that verifies with our seat losing: seat 1 holds it from the link", { timeout: 180_000 }, async (t) => {
+  const why = missing();
+  if (why) {
+    t.skip(why);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "p2pdurak-mesh-"));
+  const [table, link, summary, output] = startTable(dir, true);
+  try {
+    const [runner] = await playOurSeat(await link, "mesh hidden");
+    const inside = await summary;
+    const log = output.join("\n");
+    assert.equal(inside.timed_out, false, log);
+    assert.ok((inside["1"].direct_from[String(US)] ?? 0) > 0, `our moves reached seat 1 over the link: ${log}`);
+    assert.ok(!inside["1"].seconded.includes(US), "seat 1 signed no claim against us");
+    assert.equal(inside["1"].accused, US, "seat 1 accused the host of hiding our move");
+    assert.ok(runner.accusation !== null, `we accused the host: ${runner.errors.join("; ")}`);
+    writeFileSync(join(dir, "ours.dlog"), runner.transcript());
+    for (const name of ["host.dlog", "seat-1.dlog", "ours.dlog"]) {
+      const report = verify(join(dir, name));
+      const lost = report.valid && report.result !== null && (report.result.forfeit === US || report.result.durak === US);
+      assert.ok(!lost, `${name} verifies with our seat losing: ${JSON.stringify(report.result)}`);
+    }
+  } finally {
+    table.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
