@@ -37,9 +37,9 @@ class Host:
         )
         assert self.proc.stdout is not None
         self.lines: list[str] = []
-        self.browser = ""
+        self.browser = self.digest = ""
         deadline = time.monotonic() + 30
-        while not self.browser and time.monotonic() < deadline:
+        while not (self.browser and self.digest) and time.monotonic() < deadline:
             line = self.proc.stdout.readline()
             if not line:
                 break
@@ -47,7 +47,10 @@ class Host:
             found = re.search(r"browser link: (\S+)", line)
             if found:
                 self.browser = found.group(1)
-        if not self.browser:
+            digest = re.search(r"browser page SHA-256: ([0-9a-f]{64})", line)
+            if digest:
+                self.digest = digest.group(1)
+        if not (self.browser and self.digest):
             self.proc.kill()
             raise AssertionError(f"no browser link: {self.lines}")
 
@@ -106,6 +109,8 @@ def test_a_browser_seat_plays_a_python_host_to_the_end_by_clicks(tmp_path: Path)
             join(driver, host.browser, "Browsy")
             wait_for(lambda: driver.find_element("id", "game").is_displayed(), 60, "the table")
             screenshot(driver, "browser-seat-table", 390)
+            shown = wait_for(lambda: driver.find_element("id", "digest").text, 30, "the page's digest")
+            assert shown.endswith(host.digest)  # the page digests the files it came in, as the host does
             play(driver, 120)
             screenshot(driver, "browser-seat-over", 390)
             hex_transcript = transcript_of(driver)

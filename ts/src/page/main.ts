@@ -162,6 +162,9 @@ function start(): void {
         }
         break;
       }
+      case "digest":
+        $("digest").textContent = msg.digest === null ? "" : `This page's SHA-256 (compare it with the host's lobby): ${msg.digest}`;
+        break;
       case "error":
         say(msg.text, "warn");
         $("note").textContent = msg.text;

@@ -14,4 +14,5 @@ export type FromWorker =
   | { readonly type: "view"; readonly view: TableView }
   | { readonly type: "refused"; readonly text: string }
   | { readonly type: "ended"; readonly text: string; readonly transcript: string | null }
-  | { readonly type: "error"; readonly text: string };
+  | { readonly type: "error"; readonly text: string }
+  | { readonly type: "digest"; readonly digest: string | null };

@@ -18,6 +18,7 @@ import { webSocketMesh } from "../seat/mesh";
 import { WebSocketTransport } from "../seat/websocket";
 import { systemRng } from "../randomness";
 import type { FromWorker, ToWorker } from "./protocol";
+import { pageDigest } from "./digest";
 import { tableView } from "./view";
 
 const post = (msg: FromWorker): void => postMessage(msg);
@@ -170,6 +171,9 @@ function act(text: string): void {
 }
 
 const ready = boot();
+void pageDigest(self.location.href)
+  .catch(() => null)
+  .then((digest) => post({ type: "digest", digest }));
 
 onmessage = (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
