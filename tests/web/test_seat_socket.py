@@ -131,3 +131,13 @@ async def test_malformed_payload_and_a_silent_browser_are_dropped() -> None:
             assert isinstance(await receive(silent), m.Challenge)
             assert await closed(silent) == 1008  # no hello within handshake_timeout
         await until(lambda: {e.reason for e in events if e.kind == "dropped"} >= {"bad-message", "handshake-timeout"})
+
+
+async def test_a_door_nobody_serves_any_more_says_try_again_later() -> None:
+    web = HostWeb(FAST)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(web.serve, "127.0.0.1", 0)
+        await web.listener.aclose()  # the game is over: no HostServer takes seats
+        async with open_websocket_url(f"ws://127.0.0.1:{port}/seat") as ws:
+            assert await closed(ws) == 1013
+        web.close()
