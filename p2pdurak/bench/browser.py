@@ -11,8 +11,8 @@ load; CPU does not).
 - browser_setup_6x36_peer_cpu_s: one seat's share of a whole 6-seat, 36-card setup: a sixth of making all six
   shuffles and locks (each with its proofs), plus checking all twelve messages and the trump and deal reveals, as
   every peer checks them (the others' shuffles and locks included). Best of three, after a first whole setup that
-  prepares the messages (and warms the JIT); `_first_` is the first of the three. `browser_webkit_setup_*`: the
-  same in WebKit (WebKitGTK's MiniBrowser on a virtual display, the engine of Safari), one run, when installed.
+  prepares the messages (and warms the JIT); `_first_` is the first of the three. `browser_webkit_setup_*` (with
+  --webkit): the same in WebKit (WebKitGTK's MiniBrowser on a virtual display, the engine of Safari), one run.
 - browser_game_cpu_s: a whole 4-seat, 36-card game on the in-memory table (random players, seed 5), one non-host
   seat's share: the time inside its own Peer (every entry checked, every move made), averaged over the three
   non-host seats, scaled by the Worker thread's CPU over its wall time for the whole game (the thread's share of a
@@ -198,12 +198,11 @@ def _setup(driver: Any, clock: _Clock, prefix: str, runs: int) -> dict[str, floa
     }
 
 
-def run() -> dict[str, float | int | str]:
-    webpage.build_workers()
+def run(webkit: bool = False) -> dict[str, float | int | str]:
     figures: dict[str, float | int | str] = {}
-    with webpage.serve() as origin:
+    with webpage.workers() as served:
         with webpage.chromium() as driver:
-            webpage.open_worker(driver, origin, "bench.worker")
+            webpage.open_worker(driver, served, "bench.worker")
             webpage.call(driver, "setup-prepare")
             clock = _Clock(*_worker_thread(driver, "chromium"))
             figures.update(_setup(driver, clock, "browser", RUNS))
@@ -218,15 +217,13 @@ def run() -> dict[str, float | int | str]:
                 "browser_game_entries": int(game["entries"]),
                 "browser_chromium": str(driver.capabilities.get("browserVersion", "?")),
             })
-        if webpage.webkit_available():
+        if webkit:
             with webpage.webkit() as driver:
-                webpage.open_worker(driver, origin, "bench.worker")
+                webpage.open_worker(driver, served, "bench.worker")
                 webpage.call(driver, "setup-prepare")
                 clock = _Clock(*_worker_thread(driver, "webkit"))
                 figures.update(_setup(driver, clock, "browser_webkit", WEBKIT_RUNS))
                 figures["browser_webkit"] = str(driver.capabilities.get("browserVersion", "?"))
-        else:
-            figures["browser_webkit"] = "not installed (webkit2gtk-driver, xvfb)"
     figures["browser_bundle_gzip_bytes"] = bundle_gzip_bytes()
     figures.update(link_to_first_card())
     return figures

@@ -1,8 +1,9 @@
 """The TypeScript core in a real browser, for `p2pdurak bench browser` and tests/web/test_vectors_browser.py: build
-ts/'s browser Workers (scripts/build-browser.mjs), serve them with the vector files on 127.0.0.1, open a page in
-headless Chromium (chromedriver) or WebKit (WebKitWebDriver) that starts one Worker, and talk to the Worker through
-Selenium. Needs the source checkout (ts/ with `npm ci` done), Node, Selenium and the browsers; each missing piece is
-a LocalError that names it. Never online: the server answers only on loopback and the browsers fetch nothing else.
+ts/'s browser Workers (scripts/build-browser.mjs) into a folder of their own, serve them with the vector files on
+127.0.0.1, open a page in headless Chromium (chromedriver) or WebKit (WebKitWebDriver) that starts one Worker, and
+talk to the Worker through Selenium. Needs the source checkout (ts/ with `npm ci` done), Node, Selenium and the
+browsers; each missing piece is a LocalError that names it. Never online: the server answers only on loopback and
+the browsers fetch nothing else.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -24,7 +26,6 @@ from p2pdurak.errors import LocalError
 REPO = Path(__file__).resolve().parents[2]
 TS = REPO / "ts"
 VECTORS = REPO / "protocol" / "vectors"
-BUILD = TS / "build" / "browser"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
@@ -64,63 +65,81 @@ CALL = """const done = arguments[arguments.length - 1];
 window.call(arguments[0]).then(done, (error) => done({kind: "error", detail: String(error)}));"""
 
 
-def build_workers() -> Path:
-    """ts/test/browser/*.worker.ts -> ts/build/browser/*.js; the folder."""
+@dataclass(frozen=True)
+class Served:
+    """The browser Workers built into `folder` and served at `origin` (with the vector files)."""
+
+    origin: str
+    folder: Path
+
+
+def _build(out: Path) -> None:
+    """ts/test/browser's Workers and every test file's bundle -> `out` (scripts/build-browser.mjs --out)."""
     if not (TS / "package.json").exists():
         raise LocalError("bench-browser", f"needs the source checkout's ts/ folder (not found at {TS})")
     if shutil.which("node") is None:
         raise LocalError("bench-browser", "needs Node 20.19 or newer to build ts/'s browser Workers")
     if not (TS / "node_modules" / "esbuild").exists():
         raise LocalError("bench-browser", f"run `npm ci` in {TS} first (esbuild builds the browser Workers)")
-    done = subprocess.run(["node", "scripts/build-browser.mjs"], cwd=TS, capture_output=True, text=True, check=False)
+    done = subprocess.run(["node", "scripts/build-browser.mjs", "--out", str(out)], cwd=TS, capture_output=True,
+                          text=True, check=False)
     if done.returncode != 0:
         raise LocalError("bench-browser", f"building the browser Workers failed: {done.stderr.strip()}")
-    return BUILD
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """/page.html, /ts/build/browser/<file>, /protocol/vectors/<file> and /protocol/vectors/ (a JSON list)."""
+def _handler(folder: Path) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        """/page.html, /ts/build/browser/<file> (from `folder`), /protocol/vectors/<file> and /protocol/vectors/ (a
+        JSON list of the files)."""
 
-    def do_GET(self) -> None:
-        path = self.path.split("?", 1)[0]
-        if path == "/page.html":
-            self._send(PAGE, "text/html; charset=utf-8")
-        elif path == "/protocol/vectors/":
-            names = sorted(p.name for p in VECTORS.iterdir() if p.suffix == ".json")
-            self._send(json.dumps(names).encode(), "application/json")
-        else:
-            for prefix, folder, kind in (("/ts/build/browser/", BUILD, "text/javascript"),
-                                         ("/protocol/vectors/", VECTORS, "application/json")):
-                name = path[len(prefix):]
-                if path.startswith(prefix) and "/" not in name and (folder / name).is_file():
-                    self._send((folder / name).read_bytes(), kind)
-                    return
-            self.send_error(404)
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            if path == "/page.html":
+                self._send(PAGE, "text/html; charset=utf-8")
+            elif path == "/protocol/vectors/":
+                names = sorted(p.name for p in VECTORS.iterdir() if p.suffix == ".json")
+                self._send(json.dumps(names).encode(), "application/json")
+            else:
+                for prefix, root, kind in (("/ts/build/browser/", folder, "text/javascript"),
+                                           ("/protocol/vectors/", VECTORS, "application/json")):
+                    name = path[len(prefix):]
+                    if path.startswith(prefix) and "/" not in name and (root / name).is_file():
+                        self._send((root / name).read_bytes(), kind)
+                        return
+                self.send_error(404)
 
-    def _send(self, body: bytes, kind: str) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
+        def _send(self, body: bytes, kind: str) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
 
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return Handler
 
 
 @contextmanager
-def serve() -> Iterator[str]:
-    """The page's server on 127.0.0.1 (a free port) for the duration; yields its origin."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+def workers() -> Iterator[Served]:
+    """Build the Workers into a folder of our own (tests in parallel each build their own) and serve them on
+    127.0.0.1 (a free port) for the duration."""
+    folder = Path(tempfile.mkdtemp(prefix="p2pdurak-browser-"))
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        _build(folder)
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(folder))
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield Served(f"http://127.0.0.1:{server.server_address[1]}", folder)
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join()
     finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def chromium_available() -> bool:
@@ -200,10 +219,10 @@ def chromium() -> Iterator[Any]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def open_worker(driver: Any, origin: str, worker: str) -> None:
-    """Load the page that starts build/browser/<worker>.js."""
+def open_worker(driver: Any, served: Served, worker: str) -> None:
+    """Load the page that starts the built <worker>.js."""
     driver.set_script_timeout(SCRIPT_TIMEOUT_S)
-    driver.get(f"{origin}/page.html?worker=/ts/build/browser/{worker}.js")
+    driver.get(f"{served.origin}/page.html?worker=/ts/build/browser/{worker}.js")
 
 
 def call(driver: Any, message: object) -> dict[str, Any]:
@@ -214,12 +233,15 @@ def call(driver: Any, message: object) -> dict[str, Any]:
     return answer
 
 
-def run_test_files(driver: Any, origin: str) -> dict[str, list[dict[str, Any]]]:
-    """Every test file's browser bundle (build/browser/test-*.js), each in its own page and Worker: file -> the
-    results of its top-level tests, each {name, status: pass|fail|skip, detail, children}."""
-    results: dict[str, list[dict[str, Any]]] = {}
-    for bundle in sorted(BUILD.glob("test-*.js")):
-        open_worker(driver, origin, bundle.stem)
+def run_test_files(driver: Any, served: Served, leave_out: frozenset[str] = frozenset()) -> dict[str, list[Any]]:
+    """Every test file's browser bundle (test-*.js) but those named in `leave_out` ("harness.test.ts"), each in its
+    own page and Worker: file -> the results of its top-level tests, each {name, status: pass|fail|skip, detail,
+    children}."""
+    results: dict[str, list[Any]] = {}
+    for bundle in sorted(served.folder.glob("test-*.js")):
+        if bundle.stem.removeprefix("test-") + ".test.ts" in leave_out:
+            continue
+        open_worker(driver, served, bundle.stem)
         results[bundle.stem.removeprefix("test-") + ".test.ts"] = call(driver, "run")["outcomes"]
     return results
 

@@ -58,11 +58,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="faults: the cells to play, by name victim-moment-cut-transport with shell patterns "
                              "(host-play-7-tcp, 'join-*-0-*'; default every cell)")
     parser.add_argument("--work", metavar="DIR", help="faults: keep every cell's profiles and transcripts in DIR")
+    parser.add_argument("--webkit", action="store_true",
+                        help="browser: also measure the setup in WebKit (WebKitGTK, the engine of Safari; about five "
+                             "times Chromium's time)")
 
 
 def _options(topic: str, args: argparse.Namespace) -> dict[str, object]:
     if topic == "faults":
         return {"delay_ms": args.delay_ms or FAULTS_DELAY_MS, "cells": args.cells or ["*"], "work": args.work}
+    if topic == "browser":
+        return {"webkit": args.webkit}
     if topic != "wan":
         return {}
     runs = args.runs if args.runs is not None else (WAN_RUNS if args.topic == "wan" else 1)

@@ -39,6 +39,4 @@ def test_bench_browser_prints_its_figures() -> None:
     for key in KEYS:
         assert isinstance(figures[key], (int, float)) and figures[key] > 0, key
     assert figures["browser_game_entries"] > 0
-    if webpage.webkit_available():
-        assert figures["browser_webkit_setup_6x36_peer_cpu_s"] > 0
     assert figures["browser_bundle_gzip_bytes"] == bundle_gzip_bytes()  # p2pdurak/web/peer/, each file gzipped

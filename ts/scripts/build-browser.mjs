@@ -12,7 +12,10 @@ import { build } from "esbuild";
 
 const TS = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BROWSER = join(TS, "test", "browser");
-const OUT = join(TS, "build", "browser");
+// --out DIR: build there instead (each pytest that runs the bundles builds its own, so tests in parallel never see
+// each other's half-written files)
+const at = process.argv.indexOf("--out");
+const OUT = at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : join(TS, "build", "browser");
 const SHIMS = { "node:test": "test.ts", "node:assert/strict": "assert.ts", "node:fs": "fs.ts", "node:url": "url.ts" };
 
 const shims = {
