@@ -146,8 +146,10 @@ test("a TypeScript seat stopped mid-game (a closed page) resumes from its record
 });
 
 /** A man in the middle between the seat and the host that changes one byte of entry `index` on its way to the seat
- * (the last byte of the host's signature). Returns the proxy's port. */
-function tamperingProxy(hostPort: number, index: number): Promise<[Server, number]> {
+ * (the last byte of the host's signature), or with `cut` drops the connection once as that entry comes. Returns the
+ * proxy's port. */
+function tamperingProxy(hostPort: number, index: number, cut = false): Promise<[Server, number]> {
+  let cutOnce = cut;
   const server = createServer((client) => {
     const upstream = createConnection({ host: "127.0.0.1", port: hostPort });
     const frames = new FrameDecoder();
@@ -155,7 +157,13 @@ function tamperingProxy(hostPort: number, index: number): Promise<[Server, numbe
       frames.feed(new Uint8Array(chunk));
       for (let payload = frames.nextFrame(); payload !== null; payload = frames.nextFrame()) {
         const msg = decodeNet(payload);
-        if (msg.type === "net.Entry" && msg.index === BigInt(index)) {
+        if (cutOnce && msg.type === "net.Entry" && msg.index === BigInt(index)) {
+          cutOnce = false; // the line goes dead with entry `index` on its way, once
+          client.destroy();
+          upstream.destroy();
+          return;
+        }
+        if (!cut && msg.type === "net.Entry" && msg.index === BigInt(index)) {
           const entry = msg.entry.slice();
           entry[entry.length - 1] = (entry[entry.length - 1] as number) ^ 1;
           payload = encode(NetEntry.make({ index: msg.index, entry }));
@@ -200,6 +208,37 @@ test("an entry changed in flight is refused by the TypeScript seat, which says w
     assert.equal(fault.seat, 0); // the host's signature: the host is at fault (or whoever sent these bytes)
     assert.equal(runner.entries.length, 10); // kept as received: the evidence
     assert.match(tableView(runner)?.status ?? "", new RegExp(`entry 9 broke the rules \\(${fault.reason}`));
+  } finally {
+    proxy?.close();
+    host.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a TypeScript seat whose connection drops mid-game reconnects by itself, catches up and plays to the end", { timeout: 120_000 }, async (t) => {
+  const missing = pythonMissing();
+  if (missing) {
+    t.skip(missing);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "p2pdurak-seat-"));
+  const [host, linkText, output] = startHost(dir, 9);
+  let proxy: Server | null = null;
+  try {
+    const invite = parseInvite(await linkText);
+    const [server, port] = await tamperingProxy(invite.port, 12, true);
+    proxy = server;
+    const identity = Identity.generate(seededRng("ts-seat cut identity"));
+    const runner = new SeatRunner(identity, new MemoryFiles(), { player: easyChooser(seededRng("bot 4")) });
+    const link = new HostLink(identity, "Tess", invite);
+    const events: string[] = [];
+    const ending = await runSeat(link, runner, new TcpTransport("127.0.0.1", port), { onEvent: (event) => events.push(event) });
+    assert.equal(ending.reason, "game-over");
+    assert.equal(link.connections, 2);
+    assert.deepEqual(events.filter((e) => e !== "connected"), ["dropped"]);
+    assert.equal(await exited(host), 0, output.join("\n"));
+    assert.ok(equal(runner.transcript(), new Uint8Array(readFileSync(join(dir, "host.dlog")))));
+    assert.ok(runner.peer?.over && runner.errors.length === 0, runner.errors.join("; "));
   } finally {
     proxy?.close();
     host.kill();
