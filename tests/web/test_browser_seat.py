@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -167,3 +169,45 @@ def test_a_mixed_table_python_host_chromium_and_webkit_plays_to_the_end(tmp_path
     assert all(t is not None and bytes.fromhex(t) == held for t in transcripts)
     report = verified(host.out)
     assert report["valid"] is True and report["how"] == "result", report
+
+
+def test_a_page_served_elsewhere_shows_a_finished_game_from_its_records_once_the_host_is_gone(tmp_path: Path) -> None:
+    """The page of `web-peer --out` on a static server of its own: after the game, with the host gone, opening the
+    same link again shows the end and the transcript from this browser's records, and calls nobody."""
+    folder = tmp_path / "peer"
+    subprocess.run([sys.executable, "-m", "p2pdurak", "web-peer", "--out", str(folder)], capture_output=True,
+                   check=True)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    static = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(folder),
+                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    host = Host(tmp_path, seed=10)
+    try:
+        page = f"http://127.0.0.1:{port}/#{host.browser}"
+        with chromium(390, 844) as driver:
+            wait_for(lambda: _served(port), 20, "the static server")
+            join(driver, page, "Later")
+            table_shown(driver)
+            play(driver, 120)
+            hex_transcript = transcript_of(driver)
+            assert host.wait() == 0, "".join(host.lines)
+            driver.get("about:blank")
+            driver.get(page)  # the host is gone; the records are not
+            again = wait_for(lambda: transcript_of(driver), 60, "the transcript from the records")
+            assert again == hex_transcript
+            assert "This game is over" in driver.find_element("id", "log").text
+            assert "Connected" not in driver.find_element("id", "log").text
+    finally:
+        host.proc.kill()
+        static.kill()
+        static.wait()
+    assert hex_transcript is not None and bytes.fromhex(hex_transcript) == host.out.read_bytes()
+
+
+def _served(port: int) -> bool:
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/index.html", timeout=2).close()
+    except OSError:
+        return False
+    return True
