@@ -45,6 +45,11 @@ _HEADERS = {
     "cache-control": "no-cache",  # (a rebuilt bundle is fetched again: the digest in the lobby is what is served)
     "referrer-policy": "no-referrer",  # the invite is in the fragment, which is never sent; nor is the page's URL
     "x-content-type-options": "nosniff",
+    # defence in depth for what the page shows of others (names, moves): no script but the page's own files, no
+    # inline script or style, no plugin, no framing; the WebSocket to this host (or to a browser link's, R-NET-103)
+    "content-security-policy": "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self'; "
+    "img-src 'self' data: blob:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'",
 }
 
 
