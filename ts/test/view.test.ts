@@ -23,6 +23,7 @@ test("the view of a seat at its first move: its hand, the trump, whose move, and
   assert.match(view.trump ?? "", /^(9|10|J|Q|K|A)[♣♦♥♠]$/);
   assert.equal(view.stock, 24 - 12);
   assert.equal(view.status, "Your move");
+  assert.equal(view.phase, `Playing · You attack ${mover.genesis.name(1 - mover.seat)}`);
   assert.deepEqual(view.actions.map((a) => a.text), mover.legalActions().map((a) => formatAction(a)));
   assert.ok(view.actions.every((a) => a.label.startsWith("Lead ")), JSON.stringify(view.actions));
   assert.deepEqual(view.seats.map((s) => [s.me, s.turn, s.cards]), [0, 1].map((s) => [s === mover.seat, s === mover.seat, 6]));

@@ -4,7 +4,7 @@
 import { formatCard } from "../cards";
 import * as game from "../peer/game";
 import { player, players } from "../peer/words";
-import { type Action, DECLARING, type State, formatAction } from "../rules";
+import { type Action, DECLARING, PLAYING, type State, formatAction } from "../rules";
 import type { SeatRunner } from "../seat/runner";
 
 export interface SeatLine {
@@ -105,7 +105,7 @@ export function tableView(runner: SeatRunner, cpu = 0, setupCpu: number | null =
   else status = "Waiting";
   return {
     tableCode: runner.tableCode,
-    phase: PHASE_WORDS[peer.phase] ?? peer.phase,
+    phase: `${PHASE_WORDS[peer.phase] ?? peer.phase}${bout(st, names, me)}`,
     trump: st === null || st.trump < 0 ? null : card(st.trump),
     stock: st === null ? 0 : Math.max(0, st.deck.length - st.nextPos),
     seats,
@@ -117,6 +117,14 @@ export function tableView(runner: SeatRunner, cpu = 0, setupCpu: number | null =
     cpu,
     setupCpu,
   };
+}
+
+/** Who attacks whom in the bout under way, for the phase line ("" outside play). */
+function bout(st: State | null, names: readonly string[], me: number): string {
+  if (st === null || st.phase !== PLAYING) return "";
+  const who = (s: number): string => (s === me ? "you" : player(names, s));
+  const verb = st.attacker === me ? "You attack" : `${who(st.attacker)} attacks`;
+  return ` · ${verb} ${who(st.defender)}`;
 }
 
 function resultWords(runner: SeatRunner, names: readonly string[]): string {
