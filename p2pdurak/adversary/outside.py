@@ -1,10 +1,12 @@
-"""`python -m p2pdurak.adversary.outside DIR [--hide]`: a table of three on 127.0.0.1 whose last seat is played
-outside this process (the TypeScript seat's tests, a browser seat: SPEC.md R-NET-76), with a host that may lie.
+"""`python -m p2pdurak.adversary.outside DIR [--hide | --starve SEAT]`: a table of three on 127.0.0.1 whose last
+seat is played outside this process (the TypeScript seat's tests, a browser seat: SPEC.md R-NET-76), with a host
+that may lie.
 
 Seat 0 is the host's computer player, seat 1 a Python seat that joins with its mesh listener, seat 2 whoever joins
 next with the invite link printed on stdout (`invite link: durak://...`). With `--hide` the host is issue 23's
 silencing host aimed at seat 2: its first move in play is answered as if logged and never appended, and neither is
 any copy that seat 1 relays; 2.5 s later the host's own seat names seat 2 silent (a claim the others may sign).
+With `--starve SEAT` it is the starving host: from the entry that makes SEAT due in play it sends SEAT no entry.
 When the seats inside have finished (the host waits 3 s more), the host's and seat 1's transcripts are written to
 DIR (host.dlog, seat-1.dlog) and one JSON line on stdout says how each seat inside ended (and whether the table
 timed out).
@@ -15,14 +17,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
 
 from p2pdurak.adversary.table import AdversaryTable, Plan, open_table, play
+from p2pdurak.adversary.tamper import Starve
 from p2pdurak.log import authenticate_move
 from p2pdurak.peer import game
-from p2pdurak.rules import Options
+from p2pdurak.rules import DECLARING, Options
 
 OUTSIDE = 2
 
@@ -55,9 +59,27 @@ def hide_outside(table: AdversaryTable) -> None:
     table.spawn(name_it_silent)
 
 
-async def run(out: Path, *, hide: bool, seed: int, timeout: float) -> dict[str, object]:
+def starve_when_due(victim: int) -> Callable[[AdversaryTable, int, int], None]:
+    """The hook of issue 23's starving host (starving.starving_host) aimed at `victim`: from the first entry of the
+    play after the declarations at which the game waits on it, the host sends it no entry (its connection up)."""
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        view = table.server.view
+        peer = table.side.runner.peer
+        if seat != 0 or not isinstance(view, Starve) or view.start is not None or peer is None:
+            return
+        rules = peer.rules
+        if peer.phase == game.PLAY and rules is not None and rules.phase != DECLARING \
+                and victim in game.silence_candidates(peer.ctx, peer.snapshot):
+            view.start = index
+
+    return hook
+
+
+async def run(out: Path, *, hide: bool, starve: int | None, seed: int, timeout: float) -> dict[str, object]:
+    hook = (lambda t, s, i: hide_outside(t)) if hide else starve_when_due(starve) if starve is not None else None
     plan = Plan(options=Options(deck=24, players=3), seed=seed, shuffle_proofs=True, move_timeout=3.0,
-                censor_timeout=4.0, hook=(lambda t, s, i: hide_outside(t)) if hide else None)
+                censor_timeout=4.0, hook=hook, view=(lambda t: Starve(starve)) if starve is not None else None)
     table = await open_table(plan, out / "profile")
     del table.runners[OUTSIDE:], table.clients[OUTSIDE:]  # that seat is played elsewhere
 
@@ -86,6 +108,8 @@ async def run(out: Path, *, hide: bool, seed: int, timeout: float) -> dict[str, 
             "seconded": runner.seconded,
             "direct_from": dict(mesh.direct_from) if (mesh := table.clients[seat].mesh) is not None else {},
             "hidden": len(table.host.swallowed) if seat == 0 else None,
+            "taken": runner.taken,  # entries forwarded to it over the mesh that it applied, per linked seat
+            "forwarded": runner.forwarded,
         }
     return summary
 
@@ -94,10 +118,12 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m p2pdurak.adversary.outside")
     parser.add_argument("out", type=Path)
     parser.add_argument("--hide", action="store_true")
+    parser.add_argument("--starve", type=int, default=None, help="the seat the host sends no entry once it is due")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=90.0)
     args = parser.parse_args(argv)
-    summary = trio.run(lambda: run(args.out, hide=args.hide, seed=args.seed, timeout=args.timeout))
+    summary = trio.run(lambda: run(args.out, hide=args.hide, starve=args.starve, seed=args.seed,
+                                          timeout=args.timeout))
     print(json.dumps(summary), flush=True)
     return 0
 

@@ -36,6 +36,8 @@ interface Inside {
   accused: number | null;
   seconded: number[];
   direct_from: Record<string, number>;
+  taken: Record<string, number>;
+  forwarded: number;
 }
 
 interface Report {
@@ -53,8 +55,8 @@ function missing(): string | false {
 
 type Summary = Record<"0" | "1", Inside> & { timed_out: boolean };
 
-function startTable(dir: string, hide: boolean): [ChildProcess, Promise<string>, Promise<Summary>, string[]] {
-  const table = spawn(PYTHON, ["-m", "p2pdurak.adversary.outside", dir, ...(hide ? ["--hide"] : [])], {
+function startTable(dir: string, ...lie: string[]): [ChildProcess, Promise<string>, Promise<Summary>, string[]] {
+  const table = spawn(PYTHON, ["-m", "p2pdurak.adversary.outside", dir, ...lie], {
     cwd: REPO,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -103,7 +105,7 @@ test("our seat's mesh link to a Python seat over a WebSocket carries moves and r
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), "p2pdurak-mesh-"));
-  const [table, link, summary, output] = startTable(dir, false);
+  const [table, link, summary, output] = startTable(dir);
   try {
     const [runner, ending] = await playOurSeat(await link, "mesh honest");
     assert.equal(ending.reason, "game-over", runner.errors.join("; "));
@@ -131,7 +133,7 @@ test("a host that hides our move gets no transcript that verifies with our seat 
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), "p2pdurak-mesh-"));
-  const [table, link, summary, output] = startTable(dir, true);
+  const [table, link, summary, output] = startTable(dir, "--hide");
   try {
     const [runner] = await playOurSeat(await link, "mesh hidden");
     const inside = await summary;
@@ -152,3 +154,36 @@ test("a host that hides our move gets no transcript that verifies with our seat 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+for (const [victim, who] of [[US, "us"], [1, "seat 1"]] as const) {
+  test(`a host that sends ${who} no entry once ${victim === US ? "we are" : "it is"} due is undone by forwarding over the link: the game ends by the rules`, { timeout: 180_000 }, async (t) => {
+    const why = missing();
+    if (why) {
+      t.skip(why);
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), "p2pdurak-mesh-"));
+    const [table, link, summary, output] = startTable(dir, "--starve", String(victim));
+    try {
+      const [runner, ending] = await playOurSeat(await link, `mesh starved ${victim}`);
+      const inside = await summary;
+      const log = output.join("\n");
+      assert.equal(inside.timed_out, false, log);
+      assert.equal(ending.reason, "game-over", runner.errors.join("; "));
+      if (victim === US) assert.ok((runner.taken.get(1) ?? 0) > 0, "seat 1 forwarded us the entries the host kept from us");
+      else assert.ok(runner.forwarded > 0 && (inside["1"].taken[String(US)] ?? 0) > 0, `we forwarded seat 1 its entries: ${log}`);
+      assert.ok(runner.peer?.over && runner.accusation === null, runner.errors.join("; "));
+      const hostTranscript = new Uint8Array(readFileSync(join(dir, "host.dlog")));
+      assert.ok(equal(runner.transcript(), hostTranscript), "our transcript is the host's, byte for byte");
+      for (const name of ["host.dlog", "seat-1.dlog"]) {
+        const report = verify(join(dir, name));
+        assert.equal(report.valid, true, `${name}: ${JSON.stringify(report)}`);
+        assert.equal(report.how, "result", name);
+        assert.equal(report.result?.forfeit, null, name);
+      }
+    } finally {
+      table.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}

@@ -25,6 +25,7 @@ export interface DriverConfig {
   readonly giveUpAfter: number;
   readonly firstContactGiveUp: number;
   readonly lobbyGiveUp: number;
+  readonly lingerTimeout: number;
 }
 
 export const DEFAULT_CONFIG: DriverConfig = {
@@ -38,6 +39,7 @@ export const DEFAULT_CONFIG: DriverConfig = {
   giveUpAfter: 300,
   firstContactGiveUp: 20,
   lobbyGiveUp: 10,
+  lingerTimeout: 5,
 };
 
 /** What the driver tells a user interface about the connection. */
@@ -163,6 +165,7 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
             if (ending.kind === "bye" && ending.reason !== "leaving") {
               runner.onHostEnded();
               await runner.log?.flush();
+              await linger();
             }
             return ending;
           }
@@ -212,6 +215,17 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
     clearInterval(ticker);
     mesh?.stop();
     opts.signal?.removeEventListener("abort", stop);
+  }
+
+  /** The host said bye: the mesh links stay up (at most lingerTimeout, none dialled again) while the runner still
+   * has use for them: the end of the game may come over a link, or be owed to a linked seat the host kept behind. */
+  async function linger(): Promise<void> {
+    if (mesh === null) return;
+    link.closed();
+    mesh.windDown();
+    const until = now() + config.lingerTimeout;
+    while (!stopped && runner.meshPending() && now() < until) await sleep(config.tick);
+    await runner.log?.flush();
   }
 
   /** Frames in until the session ends (its Ending) or the connection does (null). */

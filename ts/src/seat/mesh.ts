@@ -98,6 +98,7 @@ export class Mesh {
   private receipt: Uint8Array | null = null;
   private readonly dialing = new Set<number>();
   private stopped = false;
+  private winding = false;
 
   constructor(
     readonly identity: Identity,
@@ -170,6 +171,11 @@ export class Mesh {
     }
   }
 
+  /** The session is over: keep the live links (for what is still owed over them), dial none again. */
+  windDown(): void {
+    this.winding = true;
+  }
+
   /** Close every link and dial none again. */
   stop(): void {
     this.stopped = true;
@@ -196,7 +202,7 @@ export class Mesh {
 
   private async dialForever(seat: number): Promise<void> {
     let failures = 0;
-    while (!this.stopped) {
+    while (!this.stopped && !this.winding) {
       const roster = this.app.meshRoster();
       const endpoint = this.endpoints.get(seat);
       if (roster !== null && endpoint !== undefined && seat < roster.length) {

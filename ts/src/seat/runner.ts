@@ -287,6 +287,15 @@ export class SeatRunner implements LinkApp, MeshApp {
     if (held !== null && this.seat !== null && this.seat !== host && this.watching()) this.doubt(held, refused, reject, unshown);
   }
 
+  /** After the host's Bye: is the mesh still of use? Our game is not over (a linked seat may forward us its end), or
+   * a linked seat lags our chain (we forward it the end, R-GAME-24). */
+  meshPending(): boolean {
+    const { peer, mesh } = this;
+    if (peer === null || mesh === null || peer.faulted !== null || this.accusation !== null) return false;
+    if (!peer.over) return mesh.linked().length > 0;
+    return mesh.linked().some((s) => (peer.receiptLength(s) ?? 0) < this.entries.length);
+  }
+
   /** Tell the player, once per seat, about a seat that listens (it is in Peers) but has had no link with us for
    * MESH_GRACE seconds of the game: the host could hide our moves from that seat (R-GAME-18). */
   private reportUnlinked(now: number): void {
