@@ -7,6 +7,7 @@ that can fail gives None with a reason: a host that cannot map its port still ho
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import logging
@@ -70,15 +71,31 @@ class PortMapper:
         except OSError as exc:
             log.debug("UPnP: no worker process: %s", exc)
             return MapAttempt(None, "error")
+        cancelled = True
         try:
             with trio.move_on_after(self._seconds):
                 result = _attempt(await self._answer(), self.port)
+            cancelled = False
         finally:
             self.mapping = result.mapping
             if result.mapping is None:  # (cancelled too: the worker never outlives an attempt that failed)
                 with trio.CancelScope(shield=True):
+                    if cancelled:
+                        await self._let_it_undo()
                     await self._end()
         return result
+
+    async def _let_it_undo(self) -> None:
+        """The table closed during the attempt: the router may have mapped the port already, its answer on the way.
+        The end of its input tells the worker to remove what it mapped; it gets the time limit to finish, and only
+        then is killed (a router that trickles): killed at once, it would leave the mapping to its lease."""
+        process = self._process
+        if process is None or process.stdin is None:
+            return
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await process.stdin.aclose()
+        with trio.move_on_after(self._seconds):
+            await process.wait()
 
     async def aclose(self) -> None:
         """Remove the mapping (a few seconds at most; a lost router keeps it until the lease or a reboot)."""

@@ -19,6 +19,7 @@ class FakeIgd:
     permanent_only: bool = False
     stall: float = 0.0  # seconds discover() takes (a router that never answers)
     slow_add: float = 0.0  # seconds addportmapping takes before the router maps the port
+    slow_answer: float = 0.0  # seconds addportmapping takes to answer once the router has mapped the port
     greedy: int = 0  # bytes the description "needs" (miniupnpc reads a whole reply into memory)
     discoverdelay: int = 0
     lanaddr: str = "192.168.1.20"
@@ -52,6 +53,7 @@ class FakeIgd:
         time.sleep(self.slow_add)
         if self.accept:
             self._log("add", eport, proto, ihost, iport, desc, lease)
+        time.sleep(self.slow_answer)
         return self.accept
 
     def deleteportmapping(self, eport: int, proto: str) -> bool:
@@ -101,6 +103,10 @@ def silent() -> FakeIgd:
 
 def slow_to_map() -> FakeIgd:
     return FakeIgd(slow_add=1.0)
+
+
+def slow_to_answer() -> FakeIgd:
+    return FakeIgd(slow_answer=1.0)
 
 
 def greedy() -> FakeIgd:

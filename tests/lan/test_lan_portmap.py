@@ -93,6 +93,17 @@ async def test_lan_upnp_no_mapping_after_the_time_limit(router_log: Path) -> Non
     assert not any(call[0] == "add" for call in calls(router_log)), calls(router_log)
 
 
+async def test_lan_upnp_a_table_closed_during_the_attempt_leaves_no_mapping(router_log: Path) -> None:
+    """The table closes (the attempt is cancelled) after the router mapped the port but before its answer came: the
+    worker is let finish, sees the end of its input and removes the mapping (killed, it left the mapping behind)."""
+    mapper = PortMapper(4711, fake("slow_to_answer"))
+    with trio.move_on_after(0.5):
+        await mapper.open()
+        raise AssertionError("the router answers after a second")
+    assert [call[0] for call in calls(router_log)] == ["discover", "add", "delete"], calls(router_log)
+    assert mapper.mapping is None
+
+
 async def test_lan_upnp_a_giant_description_costs_the_host_nothing(router_log: Path) -> None:
     """Any machine answering SSDP can hand miniupnpc a description of any size, which it reads into memory: the
     worker's memory is capped, the attempt fails, and the host's own process does not grow."""
