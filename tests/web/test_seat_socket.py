@@ -4,8 +4,9 @@ binary message, with the same limits; a text or oversized message closes only th
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
+import pytest
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, open_websocket_url
 
@@ -141,3 +142,17 @@ async def test_a_door_nobody_serves_any_more_says_try_again_later() -> None:
         async with open_websocket_url(f"ws://127.0.0.1:{port}/seat") as ws:
             assert await closed(ws) == 1013
         web.close()
+
+
+async def test_browsers_hold_hello_slots_by_their_address() -> None:
+    """R-NET-6 on /seat: one address holds at most max_unauthenticated_per_address connections in the hello."""
+    async with web_host() as (_host, _invite, url, _events), AsyncExitStack() as stack:
+        waiting = [await stack.enter_async_context(open_websocket_url(url))
+                   for _ in range(FAST.max_unauthenticated_per_address)]
+        for ws in waiting:
+            assert isinstance(await receive(ws), m.Challenge)
+        extra = await stack.enter_async_context(open_websocket_url(url))
+        with trio.fail_after(5), pytest.raises(ConnectionClosed) as info:
+            await extra.get_message()  # closed at once: no challenge first
+        assert info.value.reason is not None and info.value.reason.code == 1008
+        assert not any(ws.closed for ws in waiting)
