@@ -20,21 +20,24 @@ load; CPU does not).
 - browser_bundle_gzip_bytes: what a browser downloads of the seat's page, p2pdurak/web/peer/ (every file of it,
   each gzipped at level 9 as a server would send it).
 - browser_link_to_first_card_s: a friend's wait on loopback, from opening the host's browser link (a fresh profile:
-  its key is made too) to the first card in its hand; the host is `p2pdurak host` with a computer player, two seats,
-  36 cards, shuffle proofs, and the name is typed at once. Split in `browser_link_to_name_field_s` (the page loaded,
-  its Worker started) and `browser_name_to_first_card_s` (seated, the genesis signed, the whole setup with its
-  proofs by both seats, the deal). Wall time, so it grows with the machine's load; `_worker_cpu_s` is the CPU of
-  the page's Worker thread (the whole seat) from its start to that card, which does not.
+  its key is made too) to the first card in its hand, at a table of four, 36 cards, shuffle proofs: `p2pdurak host`
+  with a computer player and two `p2pdurak join` computer players already seated; the name is typed at once. Split
+  in `browser_link_to_name_field_s` (the page loaded, its Worker started) and `browser_name_to_first_card_s`
+  (seated, the genesis signed, the whole setup with its proofs by every seat, the deal). Wall time, so it grows
+  with the machine's load; `_worker_cpu_s` is the CPU of the page's Worker thread (the whole seat) from its start
+  to that card, which does not.
 """
 
 from __future__ import annotations
 
 import gzip
 import os
+import queue
 import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +48,7 @@ from p2pdurak.errors import LocalError
 
 PAGE_DIR = Path(__file__).resolve().parents[1] / "web" / "peer"
 RUNS = 3
+LINK_SEATS = 4
 WEBKIT_RUNS = 1  # its setup takes about five times Chromium's
 SEATS = 6
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -131,33 +135,55 @@ def _until(check: Callable[[], bool], timeout: float, what: str) -> None:
         time.sleep(0.01)
 
 
-def _browser_link(host: subprocess.Popen[str], timeout: float = 60) -> str:
-    assert host.stdout is not None
-    deadline = time.monotonic() + timeout
-    said = []
-    while time.monotonic() < deadline:
-        line = host.stdout.readline()
-        if not line:
-            break
-        said.append(line)
-        found = re.search(r"browser link: (\S+)", line)
-        if found:
-            return found.group(1)
-    raise LocalError("bench-browser", f"the host printed no browser link: {''.join(said)[-2000:]}")
+class _Output:
+    """A process's output lines, read by a thread of their own (so its pipe never fills and stalls it)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.said: list[str] = []
+        self.thread = threading.Thread(target=self._read, args=(proc,), daemon=True)
+        self.thread.start()
+
+    def _read(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            self.lines.put(line)
+
+    def wait_for(self, pattern: str, timeout: float = 60) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            self.said.append(line)
+            if found := re.search(pattern, line):
+                return found
+        raise LocalError("bench-browser", f"the host never said {pattern!r}: {''.join(self.said)[-2000:]}")
 
 
-def link_to_first_card() -> dict[str, float]:
+def link_to_first_card(seats: int = LINK_SEATS) -> dict[str, float]:
     """One friend joining a Python host from a fresh Chromium profile (see the module's docstring)."""
     with tempfile.TemporaryDirectory(prefix="p2pdurak-bench-browser-") as work:
         env = {**os.environ, "LANGUAGE": "en", "PYTHONUNBUFFERED": "1"}
         host = subprocess.Popen(
             [sys.executable, "-m", "p2pdurak", "host", "--no-announce", "--no-upnp", "--no-lobby-input", "--seats",
-             "2", "--deck", "36", "--bind", "127.0.0.1", "--bot", "random", "--no-fsync", "--quiet", "--profile",
+             str(seats), "--deck", "36", "--bind", "127.0.0.1", "--bot", "random", "--no-fsync", "--profile",
              str(Path(work) / "host"), "--out", str(Path(work) / "host.dlog")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
+        joins: list[subprocess.Popen[str]] = []
         try:
-            link = _browser_link(host)
+            said = _Output(host)
+            link = said.wait_for(r"browser link: (\S+)").group(1)
+            for k in range(seats - 2):  # every seat but the host's and the browser's is a Python computer player
+                joins.append(subprocess.Popen(
+                    [sys.executable, "-m", "p2pdurak", "join", link.split("#", 1)[1], "--bot", "random", "--quiet",
+                     "--profile", str(Path(work) / f"join{k}")],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, env=env,
+                ))
+            if joins:
+                said.wait_for(rf"\b{seats - 1} of {seats} seated")
             with webpage.chromium() as driver:
                 opened = time.monotonic()
                 driver.get(link)
@@ -169,8 +195,9 @@ def link_to_first_card() -> dict[str, float]:
                 dealt = time.monotonic()
                 worker = _Clock(*_worker_thread(driver, "chromium")).read()[0]  # its thread's CPU since it started
         finally:
-            host.kill()
-            host.wait()
+            for proc in [host, *joins]:
+                proc.kill()
+                proc.wait()
     return {
         "browser_link_to_first_card_s": round(dealt - opened, 3),
         "browser_link_to_name_field_s": round(named - opened, 3),
