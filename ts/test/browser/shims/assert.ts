@@ -18,7 +18,9 @@ function show(value: unknown): string {
 
 function fail(message: string | Error | undefined, fallback: string): never {
   if (message instanceof Error) throw message;
-  throw new AssertionError(message ?? fallback);
+  // with a message of the caller's, node's reporter still shows what was compared: so do we (the vector runner's
+  // message is only "N of M cases failed"; the cases are in what it compared)
+  throw new AssertionError(message === undefined ? fallback : `${message}\n${fallback.slice(0, 4000)}`);
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {

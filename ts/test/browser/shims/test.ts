@@ -20,7 +20,9 @@ type Body = (t: TestContext) => unknown;
 const registered: { name: string; options: Options; body: Body }[] = [];
 
 function describe(error: unknown): string {
-  return error instanceof Error ? `${error.message}\n${error.stack ?? ""}` : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const stack = error.stack ?? "";
+  return stack.includes(error.message) ? stack : `${error.message}\n${stack}`; // V8's stack starts with the message
 }
 
 class TestContext {
