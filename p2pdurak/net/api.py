@@ -63,6 +63,15 @@ class TakeBack(Protocol):
 
 
 @runtime_checkable
+class Confirms(Protocol):
+    """A host's game side that knows from a seat's receipts how much of the log the seat holds (R-NET-54)."""
+
+    def holds(self, seat: int, length: int) -> bool:
+        """`seat` has confirmed (its newest receipt) that it holds at least `length` entries."""
+        ...
+
+
+@runtime_checkable
 class TailHolder(Protocol):
     """A seat's game side that can hand the host back entries it holds (SPEC.md R-NET-56)."""
 

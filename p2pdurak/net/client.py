@@ -84,6 +84,8 @@ class Client:
         self._genesis_signature: tuple[bytes, bytes] | None = None  # (genesis, our signature): sign only once
         self._outbox: deque[bytes] = deque()  # per-connection direct messages
         self._receipt: bytes | None = None  # our newest receipt frame for the host, not written yet
+        self._host_bye = False  # the host said bye on this connection: the writer flushes, then sets _flushed
+        self._flushed = trio.Event()
         self._sent_mid = 0  # highest mid written on the current connection
         self._leaving = False
         # set by the host's own seat whose person starts the game once the table code was compared: the genesis
@@ -337,6 +339,8 @@ class Client:
     async def _connection(self, fs: FramedStream) -> Ending:
         await self._handshake(fs)
         self.connected = True
+        self._host_bye = False
+        self._flushed = trio.Event()
         self.path = stream_path(fs.stream)
         self.connections += 1
         self.backoff.reset()
@@ -454,6 +458,12 @@ class Client:
                 if isinstance(self.app, MeshApp):
                     self.app.on_relay_reject(message.reject)
             elif isinstance(message, m.Bye):
+                # what we queued goes out first, our newest receipt above all: it tells the host that the end
+                # reached us, and a host that has it need not wait for us (R-NET-54)
+                self._host_bye = True
+                self._wake.set()
+                with trio.move_on_after(self.config.write_timeout):
+                    await self._flushed.wait()
                 return Ending("bye", message.reason)
             elif isinstance(message, m.Abort):
                 return Ending("abort", message.reason, message.seat)
@@ -509,6 +519,9 @@ class Client:
             if self._leaving:
                 await fs.send(m.Bye("leaving").encode())
                 return Ending("bye", "leaving")
+            if self._host_bye:
+                self._flushed.set()
+                await trio.sleep_forever()
             self._wake = trio.Event()
             with trio.move_on_after(self.config.keepalive) as idle:
                 await self._wake.wait()

@@ -24,7 +24,7 @@ from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import LocalError, PeerFault
 from p2pdurak.net import messages as m
 from p2pdurak.net.addresses import ip_to_bytes
-from p2pdurak.net.api import HostApp, NetEvent, Observer, SeatInfo, TakeBack, ignore_event
+from p2pdurak.net.api import Confirms, HostApp, NetEvent, Observer, SeatInfo, TakeBack, ignore_event
 from p2pdurak.net.config import NetConfig
 from p2pdurak.net.errors import ALREADY_SEATED, ConnectionClosed, NetFault
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
@@ -254,11 +254,20 @@ class HostServer:
                 nursery.start_soon(self._recovery_clock)
             await self.closed.wait()
             with trio.move_on_after(self.config.linger_timeout):
-                while len(self._done) < len(self.roster) or (self.roster == () and self._lobby):
+                while not self._all_served():
                     await trio.sleep(0.01)
             nursery.cancel_scope.cancel()
         reason = self.ending.reason if isinstance(self.ending, m.Bye | m.Abort) else ""
         self.observer(NetEvent("finished", None, reason))
+
+    def _all_served(self) -> bool:
+        """R-NET-54: every seat was sent the end and, but for our own, confirmed the whole log with a receipt (a
+        bye written into the connection of a seat that died a moment before reached nobody)."""
+        if self.roster == ():
+            return not self._lobby
+        confirms = self.app if isinstance(self.app, Confirms) else None
+        return all(s.seat in self._done and (confirms is None or s.key == self.identity.public
+                                             or confirms.holds(s.seat, len(self.entries))) for s in self.roster)
 
     async def _recovery_clock(self) -> None:
         await trio.sleep(self.config.recover_timeout)
@@ -483,7 +492,7 @@ class HostServer:
             elif isinstance(message, m.Forward):
                 self._forward(conn, message)
             elif isinstance(message, m.Receipt):
-                if self.phase == SESSION:
+                if self.phase in (SESSION, CLOSED):  # (after the end too: it says the end reached that seat)
                     self.app.on_receipt(conn.seat, message.receipt)
             else:
                 raise NetFault("unexpected-message", type(message).__name__, seat=conn.seat)

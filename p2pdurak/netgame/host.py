@@ -152,6 +152,12 @@ class GameHost:
         self._after_entry()
         return entries
 
+    def holds(self, seat: int, length: int) -> bool:
+        """Confirms: the seat's newest receipt to us names `length` entries or more (unchecked: a seat that lies
+        only makes the host leave before it has the end)."""
+        peer = self.runner.peer
+        return peer is None or length == 0 or (peer.receipt_length(seat) or 0) >= length
+
     def on_receipt(self, seat: int, receipt: bytes) -> None:
         """A seat's receipt of its chain: kept by the host seat's peer, whose claims carry it (R-GAME-23)."""
         peer = self.runner.peer
