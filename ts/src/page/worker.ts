@@ -13,7 +13,7 @@ import { IdbFiles } from "../seat/idb";
 import { parseInvite } from "../seat/invite";
 import { prepareSeat } from "../seat/join";
 import type { SeatRunner } from "../seat/runner";
-import { loadSeat, MemoryFiles, type SeatFiles } from "../seat/store";
+import { loadSeat, MemoryFiles, type SeatFiles, savedGame } from "../seat/store";
 import { webSocketMesh } from "../seat/mesh";
 import { WebSocketTransport } from "../seat/websocket";
 import { systemRng } from "../randomness";
@@ -86,9 +86,9 @@ function open(inviteText: string, wsUrl: string): void {
   let resumable = false;
   try {
     const gameId = parseInvite(inviteText).gameId;
-    const latest = files.latest();
-    if (latest !== null && gameId !== null && latest.gameId === toHex(gameId)) {
-      const saved = loadSeat(files.open(latest.gameId, latest.seat).records);
+    const held = gameId === null ? null : savedGame(files, toHex(gameId));
+    if (held !== null) {
+      const saved = loadSeat(files.open(held.gameId, held.seat).records);
       resumable = saved.genesis !== null;
       if (typeof saved.meta.name === "string") name = saved.meta.name;
     }

@@ -6,7 +6,7 @@
  * before what it depends on is kept.
  */
 
-import type { SeatFiles, SeatLog, SeatRecord } from "./store";
+import { type SeatFiles, type SeatLog, type SeatRecord, seatIn } from "./store";
 
 const DB_VERSION = 1;
 
@@ -86,6 +86,10 @@ export class IdbFiles implements SeatFiles {
 
   open(gameId: string, seat: number): SeatLog {
     return this.logOf(gameId, seat);
+  }
+
+  seatOf(gameId: string): number | null {
+    return seatIn([...this.logs.keys()].filter((key) => (this.logs.get(key)?.records.length ?? 0) > 0), gameId);
   }
 
   latest(): { gameId: string; seat: number } | null {

@@ -6,7 +6,7 @@ import type { Identity } from "../crypto/identity";
 import { type Invite, parseInvite } from "./invite";
 import { HostLink } from "./link";
 import { type RunnerOptions, SeatRunner } from "./runner";
-import { type SeatFiles, loadSeat } from "./store";
+import { type SeatFiles, loadSeat, savedGame } from "./store";
 
 export interface PreparedSeat {
   readonly runner: SeatRunner;
@@ -27,11 +27,11 @@ export function prepareSeat(
 ): PreparedSeat {
   const invite = parseInvite(inviteText);
   const runner = new SeatRunner(identity, files, { ...opts, meta: { role: "join", link: inviteText, name, ...(opts.meta ?? {}) } });
-  const latest = files.latest();
+  const held = savedGame(files, invite.gameId === null ? null : toHex(invite.gameId));
   let have = 0;
   let hasGenesis = false;
-  if (latest !== null && (invite.gameId === null || latest.gameId === toHex(invite.gameId))) {
-    const log = files.open(latest.gameId, latest.seat);
+  if (held !== null) {
+    const log = files.open(held.gameId, held.seat);
     const saved = loadSeat(log.records);
     if (saved.genesis !== null) {
       runner.resume(saved, log);

@@ -44,6 +44,22 @@ export interface SeatFiles {
   open(gameId: string, seat: number): SeatLog;
   /** the saved game this profile most recently wrote a record of, if any */
   latest(): { readonly gameId: string; readonly seat: number } | null;
+  /** the seat whose records of this game the profile holds, if any (the last one written) */
+  seatOf(gameId: string): number | null;
+}
+
+/** The saved game an invite names (a short invite, which names none: the latest), if the profile holds it. */
+export function savedGame(files: SeatFiles, gameId: string | null): { readonly gameId: string; readonly seat: number } | null {
+  if (gameId === null) return files.latest();
+  const seat = files.seatOf(gameId);
+  return seat === null ? null : { gameId, seat };
+}
+
+/** The seat of `gameId` among `keys` ("game/seat"), the last one. */
+export function seatIn(keys: Iterable<string>, gameId: string): number | null {
+  let found: number | null = null;
+  for (const key of keys) if (key.startsWith(`${gameId}/`)) found = Number(key.slice(gameId.length + 1));
+  return found;
 }
 
 export function loadSeat(records: readonly SeatRecord[]): SavedSeat {
@@ -108,6 +124,10 @@ export class MemoryFiles implements SeatFiles {
       this.logs.set(key, log);
     }
     return log;
+  }
+
+  seatOf(gameId: string): number | null {
+    return seatIn([...this.logs.keys()].filter((key) => (this.logs.get(key)?.records.length ?? 0) > 0), gameId);
   }
 
   has(gameId: string, seat: number): boolean {
