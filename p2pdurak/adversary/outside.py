@@ -1,11 +1,11 @@
-"""`python -m p2pdurak.adversary.outside DIR [--hide | --starve SEAT]`: a table of three on 127.0.0.1 whose last
+"""`python -m p2pdurak.adversary.outside DIR [--hide SEAT | --starve SEAT]`: a table of three on 127.0.0.1 whose last
 seat is played outside this process (the TypeScript seat's tests, a browser seat: SPEC.md R-NET-76), with a host
 that may lie.
 
 Seat 0 is the host's computer player, seat 1 a Python seat that joins with its mesh listener, seat 2 whoever joins
-next with the invite link printed on stdout (`invite link: durak://...`). With `--hide` the host is issue 23's
-silencing host aimed at seat 2: its first move in play is answered as if logged and never appended, and neither is
-any copy that seat 1 relays; 2.5 s later the host's own seat names seat 2 silent (a claim the others may sign).
+next with the invite link printed on stdout (`invite link: durak://...`). With `--hide SEAT` the host is issue 23's
+silencing host aimed at SEAT: its first move in play is answered as if logged and never appended, and neither is
+any copy that another seat relays; 2.5 s later the host's own seat names SEAT silent (a claim the others may sign).
 With `--starve SEAT` it is the starving host: from the entry that makes SEAT due in play it sends SEAT no entry.
 When the seats inside have finished (the host waits 3 s more), the host's and seat 1's transcripts are written to
 DIR (host.dlog, seat-1.dlog) and one JSON line on stdout says how each seat inside ended (and whether the table
@@ -31,32 +31,36 @@ from p2pdurak.rules import DECLARING, Options
 OUTSIDE = 2
 
 
-def hide_outside(table: AdversaryTable) -> None:
-    """The hook of the silencing host (scenarios.silencing_host), aimed at the seat outside: its first move in play
-    and every relayed copy are swallowed, and 2.5 s later the host's own seat names it silent."""
-    if table.host.swallow is not None:
-        return
-    hidden: list[bytes] = []
+def hide_from(victim: int) -> Callable[[AdversaryTable, int, int], None]:
+    """The hook of the silencing host (scenarios.silencing_host) aimed at `victim`: its first move in play and every
+    relayed copy are swallowed, and 2.5 s later the host's own seat names it silent."""
 
-    def swallow(seat: int, move: bytes) -> bool:
-        peer = table.side.runner.peer
-        if peer is None:
-            return False
-        if not hidden and seat == OUTSIDE and peer.phase == game.PLAY:
-            hidden.append(move)
-            return True
-        return bool(hidden) and move == hidden[0] and authenticate_move(peer.genesis, move).author == OUTSIDE
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        if table.host.swallow is not None:
+            return
+        hidden: list[bytes] = []
 
-    table.host.swallow = swallow
+        def swallow(seat: int, move: bytes) -> bool:
+            peer = table.side.runner.peer
+            if peer is None:
+                return False
+            if not hidden and seat == victim and peer.phase == game.PLAY:
+                hidden.append(move)
+                return True
+            return bool(hidden) and move == hidden[0] and authenticate_move(peer.genesis, move).author == victim
 
-    async def name_it_silent() -> None:
-        host = table.host
-        while not host.swallowed:
-            await trio.sleep(0.05)
-        await trio.sleep(2.5)
-        table.server.append(host.on_silent(OUTSIDE))
+        table.host.swallow = swallow
 
-    table.spawn(name_it_silent)
+        async def name_it_silent() -> None:
+            host = table.host
+            while not host.swallowed:
+                await trio.sleep(0.05)
+            await trio.sleep(2.5)
+            table.server.append(host.on_silent(victim))
+
+        table.spawn(name_it_silent)
+
+    return hook
 
 
 def starve_when_due(victim: int) -> Callable[[AdversaryTable, int, int], None]:
@@ -76,8 +80,8 @@ def starve_when_due(victim: int) -> Callable[[AdversaryTable, int, int], None]:
     return hook
 
 
-async def run(out: Path, *, hide: bool, starve: int | None, seed: int, timeout: float) -> dict[str, object]:
-    hook = (lambda t, s, i: hide_outside(t)) if hide else starve_when_due(starve) if starve is not None else None
+async def run(out: Path, *, hide: int | None, starve: int | None, seed: int, timeout: float) -> dict[str, object]:
+    hook = hide_from(hide) if hide is not None else starve_when_due(starve) if starve is not None else None
     plan = Plan(options=Options(deck=24, players=3), seed=seed, shuffle_proofs=True, move_timeout=3.0,
                 censor_timeout=4.0, hook=hook, view=(lambda t: Starve(starve)) if starve is not None else None)
     table = await open_table(plan, out / "profile")
@@ -108,6 +112,8 @@ async def run(out: Path, *, hide: bool, starve: int | None, seed: int, timeout: 
             "seconded": runner.seconded,
             "direct_from": dict(mesh.direct_from) if (mesh := table.clients[seat].mesh) is not None else {},
             "hidden": len(table.host.swallowed) if seat == 0 else None,
+            "relayed": [authenticate_move(table.host.peer.genesis, r).author for r in table.host.relayed]
+            if seat == 0 else None,  # the author of each move a seat relayed to the host
             "taken": runner.taken,  # entries forwarded to it over the mesh that it applied, per linked seat
             "forwarded": runner.forwarded,
         }
@@ -117,7 +123,7 @@ async def run(out: Path, *, hide: bool, starve: int | None, seed: int, timeout: 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m p2pdurak.adversary.outside")
     parser.add_argument("out", type=Path)
-    parser.add_argument("--hide", action="store_true")
+    parser.add_argument("--hide", type=int, default=None, help="the seat whose first move in play the host hides")
     parser.add_argument("--starve", type=int, default=None, help="the seat the host sends no entry once it is due")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=90.0)

@@ -1,10 +1,11 @@
 /** The TypeScript seat's mesh links (SPEC.md R-NET-76): at a table of three, the Python host's computer player
  * (seat 0), a Python seat with its mesh listener (seat 1) and our seat (seat 2, over TCP to the host, as the page
- * is over /seat), our seat dials `ws://127.0.0.1:PORT/mesh` to seat 1 and plays through it. With a host that hides
- * our first move in play (issue 23's censoring host, p2pdurak/adversary/outside.py), seat 1 holds that move from
- * the link, refuses to sign the host's claim that we were silent and accuses the host: no transcript that verifies
- * makes our seat lose. Needs a Python that imports p2pdurak (P2PDURAK_PYTHON, else `python`), and a WebSocket in
- * Node (scripts/test.mjs turns it on for Node 20). */
+ * is over /seat), our seat dials `ws://127.0.0.1:PORT/mesh` to seat 1, and issue 23's lying hosts
+ * (p2pdurak/adversary/outside.py) try to make one of the two lose: by hiding its first move in play and naming it
+ * silent (the other seat holds the move from the link, refuses the claim and accuses the host), or by sending it no
+ * entry once it is due (the other forwards them). The starved games run to the end and check the link both ways:
+ * moves, receipts, forwarded entries. Needs a Python that imports p2pdurak (P2PDURAK_PYTHON, else `python`), and a
+ * WebSocket in Node (scripts/test.mjs turns it on for Node 20). */
 
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -38,6 +39,7 @@ interface Inside {
   direct_from: Record<string, number>;
   taken: Record<string, number>;
   forwarded: number;
+  relayed: number[] | null;
 }
 
 interface Report {
@@ -98,34 +100,6 @@ async function playOurSeat(link: string, seed: string): Promise<[SeatRunner, Awa
   return [runner, ending];
 }
 
-test("our seat's mesh link to a Python seat over a WebSocket carries moves and receipts both ways in a whole game", { timeout: 180_000 }, async (t) => {
-  const why = missing();
-  if (why) {
-    t.skip(why);
-    return;
-  }
-  const dir = mkdtempSync(join(tmpdir(), "p2pdurak-mesh-"));
-  const [table, link, summary, output] = startTable(dir);
-  try {
-    const [runner, ending] = await playOurSeat(await link, "mesh honest");
-    assert.equal(ending.reason, "game-over", runner.errors.join("; "));
-    const inside = await summary;
-    assert.equal(inside.timed_out, false, output.join("\n"));
-    assert.ok(runner.mesh?.events.includes("seat 1 up"), `our links: ${runner.mesh?.events.join(", ")}`);
-    assert.ok((runner.mesh?.directFrom.get(1) ?? 0) > 0, "seat 1's moves reached us over the link");
-    assert.ok((inside["1"].direct_from[String(US)] ?? 0) > 0, `ours reached seat 1: ${output.join("\n")}`);
-    assert.ok((runner.peer?.receiptLength(1) ?? 0) > 0, "seat 1's receipts reached us");
-    const hostTranscript = new Uint8Array(readFileSync(join(dir, "host.dlog")));
-    assert.ok(equal(runner.transcript(), hostTranscript), "our transcript is the host's, byte for byte");
-    const report = verify(join(dir, "host.dlog"));
-    assert.equal(report.valid, true);
-    assert.equal(report.how, "result");
-  } finally {
-    table.kill();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
 test("a host that hides our move gets no transcript that verifies with our seat losing: seat 1 holds it from the link", { timeout: 180_000 }, async (t) => {
   const why = missing();
   if (why) {
@@ -133,7 +107,7 @@ test("a host that hides our move gets no transcript that verifies with our seat 
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), "p2pdurak-mesh-"));
-  const [table, link, summary, output] = startTable(dir, "--hide");
+  const [table, link, summary, output] = startTable(dir, "--hide", String(US));
   try {
     const [runner] = await playOurSeat(await link, "mesh hidden");
     const inside = await summary;
@@ -148,6 +122,37 @@ test("a host that hides our move gets no transcript that verifies with our seat 
       const report = verify(join(dir, name));
       const lost = report.valid && report.result !== null && (report.result.forfeit === US || report.result.durak === US);
       assert.ok(!lost, `${name} verifies with our seat losing: ${JSON.stringify(report.result)}`);
+    }
+  } finally {
+    table.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("our seat is a witness for seat 1: a host that hides seat 1's move finds us holding it, relaying it, refusing its claim and accusing it", { timeout: 180_000 }, async (t) => {
+  const why = missing();
+  if (why) {
+    t.skip(why);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "p2pdurak-mesh-"));
+  const [table, link, summary, output] = startTable(dir, "--hide", "1");
+  try {
+    const [runner] = await playOurSeat(await link, "mesh witness");
+    const inside = await summary;
+    const log = output.join("\n");
+    assert.equal(inside.timed_out, false, log);
+    assert.ok((runner.mesh?.directFrom.get(1) ?? 0) > 0, "seat 1's moves reached us over the link");
+    assert.ok(inside["0"].relayed?.includes(1), `we relayed seat 1's move to the host (a seat never relays its own): ${log}`);
+    assert.ok(!runner.seconded.includes(1), "we signed no claim against seat 1");
+    assert.equal(runner.overdue?.author, 1, `we accused the host of hiding seat 1's move: ${runner.errors.join("; ")}`);
+    writeFileSync(join(dir, "ours.dlog"), runner.transcript());
+    const ours = verify(join(dir, "ours.dlog"));
+    assert.equal(ours.accusation?.reason, "censored-move");
+    for (const name of ["host.dlog", "seat-1.dlog", "ours.dlog"]) {
+      const report = verify(join(dir, name));
+      const lost = report.valid && report.result !== null && (report.result.forfeit === 1 || report.result.durak === 1);
+      assert.ok(!lost, `${name} verifies with seat 1 losing: ${JSON.stringify(report.result)}`);
     }
   } finally {
     table.kill();
@@ -173,6 +178,10 @@ for (const [victim, who] of [[US, "us"], [1, "seat 1"]] as const) {
       if (victim === US) assert.ok((runner.taken.get(1) ?? 0) > 0, "seat 1 forwarded us the entries the host kept from us");
       else assert.ok(runner.forwarded > 0 && (inside["1"].taken[String(US)] ?? 0) > 0, `we forwarded seat 1 its entries: ${log}`);
       assert.ok(runner.peer?.over && runner.accusation === null, runner.errors.join("; "));
+      assert.ok(runner.mesh?.events.includes("seat 1 up"), `our links: ${runner.mesh?.events.join(", ")}`);
+      assert.ok((runner.mesh?.directFrom.get(1) ?? 0) > 0, "seat 1's moves reached us over the link");
+      assert.ok((inside["1"].direct_from[String(US)] ?? 0) > 0, `ours reached seat 1: ${log}`);
+      assert.ok((runner.peer?.receiptLength(1) ?? 0) > 0, "seat 1's receipts reached us");
       const hostTranscript = new Uint8Array(readFileSync(join(dir, "host.dlog")));
       assert.ok(equal(runner.transcript(), hostTranscript), "our transcript is the host's, byte for byte");
       for (const name of ["host.dlog", "seat-1.dlog"]) {
