@@ -24,7 +24,8 @@ import { parseInvite } from "../src/seat/invite";
 import { HostLink } from "../src/seat/link";
 import { SeatRunner, quietListener } from "../src/seat/runner";
 import { prepareSeat } from "../src/seat/join";
-import { KIND_MOVE, MemoryFiles, loadSeat } from "../src/seat/store";
+import { KIND_MOVE, KIND_SECRETS, MemoryFiles, type SeatFiles, loadSeat } from "../src/seat/store";
+import { LocalError } from "../src/errors";
 import { TcpTransport } from "../src/seat/tcp";
 import { toHex } from "../src/bytes";
 import { uncheckedData } from "../src/log/moves";
@@ -241,6 +242,56 @@ test("a TypeScript seat whose connection drops mid-game reconnects by itself, ca
     assert.ok(runner.peer?.over && runner.errors.length === 0, runner.errors.join("; "));
   } finally {
     proxy?.close();
+    host.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a seat whose records cannot be kept stops there, in words, and sends nothing that depends on them", { timeout: 120_000 }, async (t) => {
+  const missing = pythonMissing();
+  if (missing) {
+    t.skip(missing);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "p2pdurak-seat-"));
+  const [host, linkText] = startHost(dir, 11);
+  try {
+    const invite = parseInvite(await linkText);
+    const memory = new MemoryFiles();
+    let full = false; // the disk (or the browser's quota) fills once the deck secrets are kept
+    const files: SeatFiles = {
+      latest: () => memory.latest(),
+      seatOf: (gameId) => memory.seatOf(gameId),
+      open(gameId, seat) {
+        const log = memory.open(gameId, seat);
+        return {
+          records: log.records,
+          append(kind, payload) {
+            log.append(kind, payload);
+            if (kind === KIND_SECRETS) full = true;
+          },
+          flush: () => (full ? Promise.reject(new Error("quota exceeded")) : log.flush()),
+        };
+      },
+    };
+    const identity = Identity.generate(seededRng("ts-seat full identity"));
+    const runner = new SeatRunner(identity, files, { player: easyChooser(seededRng("bot 5")) });
+    const sent: string[] = [];
+    const transport = new TcpTransport(invite.host, invite.port);
+    const watched = {
+      where: transport.where,
+      async connect() {
+        const conn = await transport.connect();
+        return { ...conn, receive: () => conn.receive(), close: () => conn.close(), send: (p: readonly Uint8Array[]) => {
+          sent.push(...p.map((x) => decodeNet(x).type));
+          return conn.send(p);
+        } };
+      },
+    };
+    await assert.rejects(runSeat(new HostLink(identity, "Tess", invite), runner, watched), (exc) => exc instanceof LocalError && exc.reason === "write-failed" && /quota exceeded/.test(exc.message));
+    assert.ok(runner.peer !== null); // the genesis came, the secrets were made...
+    assert.ok(!sent.includes("net.Move"), sent.join(" ")); // ...and the shuffle that depends on them never left
+  } finally {
     host.kill();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -104,11 +104,23 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
     if (c === null || stopped) return;
     const frames = link.outgoing();
     if (frames.length === 0) return;
-    writing = writing.then(async () => {
-      await runner.log?.flush(); // (records are appended before the frames that depend on them are queued)
-      await c.send(frames);
-      lastSent = now();
-    });
+    writing = writing
+      .then(async () => {
+        await runner.log?.flush(); // (records are appended before the frames that depend on them are queued)
+        await c.send(frames);
+        lastSent = now();
+      })
+      .catch((exc: unknown) => {
+        // the records could not be kept: nothing that depends on them may go, so the seat stops here (R-GAME-4)
+        if (keptFailed === null) keptFailed = exc;
+        stop();
+      });
+  };
+  let keptFailed: unknown = null;
+  const stoppedEnding = (): Ending => {
+    if (keptFailed === null) return STOPPED;
+    const why = keptFailed instanceof Error ? keptFailed.message : String(keptFailed);
+    throw new LocalError("write-failed", `this browser could not keep the game's records (${why}); the seat stopped and sent nothing that depends on them`);
   };
 
   link.onQueued = () => {
@@ -142,7 +154,7 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
   opts.signal?.addEventListener("abort", stop);
   try {
     for (;;) {
-      if (stopped || opts.signal?.aborted) return STOPPED;
+      if (stopped || opts.signal?.aborted) return stoppedEnding();
       let refused = false;
       let failure = "";
       try {
@@ -158,7 +170,7 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
         lastHeard = now();
         try {
           const ending = await readLoop(c);
-          if (stopped) return STOPPED;
+          if (stopped) return stoppedEnding();
           if (ending !== null) {
             await writing;
             c.close();
@@ -208,7 +220,7 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
         throw new LocalError("host-unreachable", `no connection to the host for ${config.giveUpAfter} s`);
       }
       await sleep(delay);
-      if (stopped) return STOPPED;
+      if (stopped) return stoppedEnding();
     }
   } finally {
     link.onQueued = null;
