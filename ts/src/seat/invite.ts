@@ -7,6 +7,7 @@ import { concat, utf8 } from "../bytes";
 import { LocalError } from "../errors";
 
 export const SCHEME = "durak://";
+export const P2P_SCHEME = "durak+p2p://";
 export const FINGERPRINT_CHARS = 24;
 export const SHORT_FINGERPRINT_CHARS = 12;
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
@@ -111,9 +112,21 @@ function splitHostPort(text: string): [string, number] {
 }
 
 /** A `durak://HOST:PORT/GAME-ID#FINGERPRINT` link or a short invite `HOST:PORT abcd-efgh-ijkl` (R-NET-20, R-NET-21).
- * libp2p links (R-NET-24) are for Python seats: a browser seat has no libp2p node. */
+ * Of a libp2p link (R-NET-24, a host under `--transport libp2p`) only the game id and the fingerprint are taken,
+ * with no address (host "", port 0): a browser seat dials no libp2p address, it reaches that host at its web port
+ * (R-NET-103), and the two pin the host's key and game as for any link (R-NET-22). */
 export function parseInvite(text: string): Invite {
   const t = text.trim();
+  if (t.toLowerCase().startsWith(P2P_SCHEME)) {
+    const rest = t.slice(P2P_SCHEME.length);
+    const slash = rest.indexOf("/");
+    const hash = rest.lastIndexOf("#");
+    if (slash <= 0 || hash < slash) throw new InviteError("expected durak+p2p://PEER-ID/GAME-ID?addr=...#FINGERPRINT");
+    const query = rest.indexOf("?", slash);
+    const end = query >= 0 && query < hash ? query : hash;
+    return { host: "", port: 0, fingerprint: checkFingerprint(rest.slice(hash + 1), false),
+      gameId: parseGameId(rest.slice(slash + 1, end)) };
+  }
   if (t.toLowerCase().startsWith(SCHEME)) {
     const rest = t.slice(SCHEME.length);
     const slash = rest.indexOf("/");
