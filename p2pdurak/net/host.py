@@ -394,6 +394,9 @@ class HostServer:
         if conn.seat is not None and self._conns.get(conn.seat) is conn:
             del self._conns[conn.seat]
             self.observer(NetEvent("left", conn.seat, conn.name))
+        if conn.held:  # a gone connection's waiting moves are resent by its seat: a seat reconnecting again and
+            self._held = [h for h in self._held if h[0] is not conn]  # again holds one connection's worth, not more
+            conn.held = 0
 
     def _send(self, conn: _Conn, message: m.Message) -> None:
         if len(conn.outbox) >= self.config.max_outbox:
