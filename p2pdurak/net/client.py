@@ -83,6 +83,7 @@ class Client:
         self._next_mid = 1
         self._genesis_signature: tuple[bytes, bytes] | None = None  # (genesis, our signature): sign only once
         self._outbox: deque[bytes] = deque()  # per-connection direct messages
+        self._recalled = False  # this connection's Recall was answered (R-NET-56: one per connection)
         self._receipt: bytes | None = None  # our newest receipt frame for the host, not written yet
         self._host_bye = False  # the host said bye on this connection: the writer flushes, then sets _flushed
         self._flushed = trio.Event()
@@ -394,6 +395,7 @@ class Client:
             if not isinstance(seated, m.Seated):
                 raise NetFault("unexpected-message", "expected seated")
             self._outbox.clear()
+            self._recalled = False
             self._receipt = None  # (on_seated sends our newest receipt again)
             self._seated(seated)
             self._sent_mid = seated.moves_seen
@@ -472,9 +474,11 @@ class Client:
 
     def _give_back(self, index: int) -> None:
         """A resumed host lost the entries from `index` on: hand back those we hold, as Forward (R-NET-56). At most
-        max_outbox of them go on one connection (a host asking for more asks again after a reconnect)."""
-        if not isinstance(self.app, TailHolder):
+        max_outbox of them go on one connection (a host asking for more asks again after a reconnect). Only the
+        first Recall of a connection is answered: a lying host repeating it would have us queue our log each time."""
+        if not isinstance(self.app, TailHolder) or self._recalled:
             return
+        self._recalled = True
         entries = self.app.held_entries()
         end = min(len(entries), index + self.config.max_outbox)
         for i in range(index, end):

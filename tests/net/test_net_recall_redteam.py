@@ -11,8 +11,8 @@ from p2pdurak.crypto.identity import Identity
 from p2pdurak.net import messages as m
 from p2pdurak.net.api import SeatInfo
 from p2pdurak.net.host import MAX_HELD, HostServer, listener_port, open_listeners
-from tests.net.net_harness import FAST, GAME_ID, RawPeer, until
-from tests.net.test_net_recall import GENESIS, TakingSequencer
+from tests.net.net_harness import FAST, GAME_ID, RawPeer, Seat, hosting, until
+from tests.net.test_net_recall import GENESIS, TakingSequencer, holding
 
 
 async def test_a_seat_reconnecting_during_recovery_cannot_pile_up_held_moves() -> None:
@@ -35,3 +35,22 @@ async def test_a_seat_reconnecting_during_recovery_cannot_pile_up_held_moves() -
         assert host.recovering and app.submitted == []
         assert sum(c.seat == 0 for c, _ in host._held) <= MAX_HELD  # what a gone connection sent, the seat resends
         nursery.cancel_scope.cancel()
+
+
+async def test_a_lying_host_repeating_recall_gets_the_tail_once_per_connection() -> None:
+    """Recall is a few bytes and its answer a seat's whole log: a host that sent it again and again on one
+    connection made the seat queue its log as often (memory without bound, for three bytes each)."""
+    log = [bytes([i % 2]) + b"e" * 500 for i in range(50)]
+    forwarded: list[int] = []
+    async with hosting(seats=2) as (host, invite, _events, nursery):
+        host._forward = lambda _conn, message: forwarded.append(message.index)  # type: ignore[method-assign,assignment]
+        seat = holding(Seat(invite, "victim"), log)
+        host.phase, host.signed_genesis, host.entries = "session", GENESIS, list(log)
+        host.roster = (SeatInfo(0, seat.identity.public, "victim"),)
+        nursery.start_soon(seat.run)
+        await until(lambda: 0 in host._conns and host._conns[0].cursor is not None)
+        for _ in range(100):
+            host._send(host._conns[0], m.Recall(0))
+        await until(lambda: len(forwarded) >= len(log))
+        await trio.sleep(0.3)
+        assert sorted(forwarded) == list(range(len(log)))  # one answer, not a hundred

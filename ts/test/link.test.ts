@@ -91,6 +91,13 @@ test("a resumed host's Recall is answered with the entries we hold from there, a
   link.receive(encode(m.Recall.make({ index: 1n })));
   const sent = link.outgoing().map((p) => m.decodeNet(p));
   assert.deepEqual(sent, [m.Forward.make({ index: 1n, entry: entries[1] as Uint8Array }), m.Forward.make({ index: 2n, entry: entries[2] as Uint8Array })]);
+  // a lying host repeating Recall (three bytes) gets no second copy of our log on this connection
+  link.receive(encode(m.Recall.make({ index: 0n })));
+  assert.deepEqual(link.outgoing(), []);
+  link.closed();
+  handshake(link, 0n);
+  link.receive(encode(m.Recall.make({ index: 2n })));
+  assert.deepEqual(link.outgoing().map((p) => m.decodeNet(p)), [m.Forward.make({ index: 2n, entry: entries[2] as Uint8Array })]);
 });
 
 test("bytes that are not the host's messages only ever fault the connection (no other error, at any stage)", () => {

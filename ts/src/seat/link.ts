@@ -69,6 +69,8 @@ export class HostLink {
   private nextMid = 1n;
   private sentMid = 0n;
   private outbox: Uint8Array[] = [];
+  /** this connection's Recall was answered: a lying host repeating it would have us queue our log each time */
+  private recalled = false;
   private receipt: Uint8Array | null = null;
   private genesisSignature: [Uint8Array, Uint8Array] | null = null;
   private leaving = false;
@@ -148,6 +150,7 @@ export class HostLink {
     this.stage = "challenge";
     this.hello = null;
     this.outbox = [];
+    this.recalled = false;
     this.receipt = null;
   }
 
@@ -288,7 +291,9 @@ export class HostLink {
       case "Seated":
         return this.seatedAt(msg);
       case "Recall": {
-        // a resumed host lost the entries from `index` on: hand back those we hold, as Forward (R-NET-56)
+        // a resumed host lost the entries from `index` on: hand back those we hold, as Forward (R-NET-56), once
+        if (this.recalled) return;
+        this.recalled = true;
         const held = app?.heldEntries() ?? [];
         const end = Math.min(held.length, Number(msg.index) + MAX_OUTBOX);
         for (let i = Number(msg.index); i < end; i++) {
