@@ -166,9 +166,12 @@ class HostCommand:
         if event.kind == "refused":
             return HOST_REFUSALS.get(event.reason, "")
         if event.kind == "recovered":
-            taken = f"; {event.reason} entries this file had lost were taken back from the seats" \
-                if event.reason not in ("", "0") else ""
-            return f"every seat has caught up{taken}: the game goes on"
+            lost = ""
+            if event.reason == "1":
+                lost = "; the entry this game file had lost was taken back from the seats"
+            elif event.reason not in ("", "0"):
+                lost = f"; the {event.reason} entries this game file had lost were taken back from the seats"
+            return f"every seat has caught up{lost}: the game goes on"
         if event.kind == "started" and event.reason == "signing":
             return "the game begins: every player signs the table (who sits where, and the options)"
         if event.kind == "started":
