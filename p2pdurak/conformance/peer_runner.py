@@ -179,8 +179,9 @@ PEER_CASES: tuple[PeerCase, ...] = (
     PeerCase("receipts", "three seats, honest: the peer sends the host its receipt of every entry it applies",
              ("R-NET-74", "R-GAME-23", "R-LOG-27"), Options(deck=24, players=3), duty=peer_duties.RECEIPTS),
     PeerCase("forward-to-lagging", "three seats; the host sends our seat 2 no entry once it is due: the peer, its "
-             "only link, must forward them", ("R-GAME-24", "R-NET-75"), Options(deck=24, players=3),
-             duty=peer_duties.FORWARD),
+             "only link, must forward them (our seat 2, never sent the end of play by the host, keeps its audit, "
+             "R-PEER-38c: the peer signs the claim on it in the audit, and the rules' result stands)",
+             ("R-GAME-24", "R-NET-75"), Options(deck=24, players=3), duty=peer_duties.FORWARD, peer_move_timeout=2.0),
     PeerCase("no-signature-while-holding", "three seats; the host swallows our seat 2's move (the peer has it over "
              "the mesh) and names seat 2 silent: the peer must not sign, and must accuse the host",
              ("R-GAME-19", "R-GAME-17"), Options(deck=24, players=3), duty=peer_duties.HOLD, peer_move_timeout=2.0),

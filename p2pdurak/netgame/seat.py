@@ -56,6 +56,7 @@ FORWARD_GRACE = 1.0  # seconds a linked seat's receipts may lag our chain before
 FORWARD_BATCH = 32  # entries per forward, and at most FORWARD_BYTES of them (the first always goes)
 FORWARD_MEMORY = 30.0  # a seat we forwarded to this recently gets what it lacks without the grace (still starved)
 FORWARD_BYTES = 256 * 1024
+FORWARD_RESEND = 5.0  # seconds after which entries forwarded to a seat whose receipts still lag them go again
 
 
 class SeatMesh(Protocol):
@@ -232,26 +233,54 @@ class SeatRunner:
             return  # we stopped: our transcript ends with the accusation (R-GAME-17), or we gave up (R-GAME-21a)
         if index < len(self.entries):
             # The host seat's entries are applied by the host's game side as they are appended; a seat that took an
-            # entry from the mesh first gets it from the host later. It must be the same bytes (R-LOG-19).
+            # entry from the mesh first gets it from the host later. It must be the same bytes (R-LOG-19); then the
+            # host has vouched for it, and our receipt may name it (R-GAME-23).
             if entry != self.entries[index]:
                 self._take(entry)
+            elif self.peer.vouch(index):
+                self._send_receipt()
             return
         self._take(entry)
 
-    def _take(self, entry: bytes) -> None:
-        """Check and apply an entry (the host's, or one forwarded to us); a faulty one stops the game."""
+    def _take(self, entry: bytes, *, vouched: bool = True) -> None:
+        """Check and apply an entry (the host's, or one forwarded to us: not `vouched`); a faulty one stops the
+        game, and one that contradicts our chain is shown to every linked seat first (R-GAME-26)."""
         assert self.peer is not None
         if self.peer.faulted is not None:
             return
-        self.apply_entry(entry)
+        self.apply_entry(entry, vouched=vouched)
         fault = self.peer.faulted
         if fault is not None and self.client is not None:
             self.errors.append(f"entry {fault.entry}: {fault.reason} (seat {fault.seat}): {fault.message}")
+            self._expose(fault.reason, fault.entry)
             self.client.leave()  # a broken chain cannot go on; the transcript holds the evidence
 
     def held_entries(self) -> Sequence[bytes]:
         """TailHolder: the entries we hold, for a resumed host that lost some of them (R-NET-56)."""
         return self.entries
+
+    def _expose(self, reason: str, index: int) -> None:
+        """R-GAME-26: we stop because of the host (a faulty entry at `index`, or an accusation). Before we go, every
+        linked seat gets what lets it see a fork, as Forward frames it checks like any other: both entries of an
+        equivocation (a self-contained proof, R-LOG-17), else our head (a seat on another branch holds another
+        entry there). A seat that sees the contradiction stops likewise: it signs no receipt, no claim and no audit
+        on either branch, so the host cannot learn a hand from a branch it showed one seat alone."""
+        mesh: SeatMesh | None = self.client.mesh if self.client is not None else None
+        peer = self.peer
+        if mesh is None or peer is None:
+            return
+        shown: list[tuple[int, bytes]] = []
+        if reason == "equivocation" and peer.faulted is not None and len(peer.faulted.evidence) == 2:
+            held, other = peer.faulted.evidence
+            try:
+                seq = peer.chain.signed_seq(held)
+            except PeerFault:
+                return
+            shown = [(seq, held), (seq, other)]
+        elif 0 < index <= len(self.entries):
+            shown = [(index - 1, self.entries[index - 1])]  # (a wrong-prev, or we stop with an accusation)
+        for seat in mesh.linked():
+            mesh.forward(seat, shown)
 
     # ----------------------------------------------------------------- MeshApp (SPEC.md 9.11, R-GAME-15..18)
 
@@ -286,6 +315,8 @@ class SeatRunner:
         if (peer is None or peer.faulted is not None or self.accusation is not None or self.stalled is not None
                 or index > len(self.entries)):
             return  # (an entry beyond our next: the ones before it come first)
+        if index < len(self.entries) and entry == self.entries[index]:
+            return  # the very bytes we hold (checked when we took them): forwarded again, nothing to do
         try:
             seq = peer.chain.signed_seq(entry)
         except PeerFault:
@@ -296,9 +327,9 @@ class SeatRunner:
             return
         if index < len(self.entries):
             if entry != self.entries[index]:
-                self._take(entry)  # the host signed two entries with one seq: equivocation (R-LOG-17)
+                self._take(entry, vouched=False)  # the host signed two entries with one seq (R-LOG-17)
             return
-        self._take(entry)
+        self._take(entry, vouched=False)  # (receipted once the host itself sends it: R-GAME-23)
         if len(self.entries) > index:
             self.taken[seat] = self.taken.get(seat, 0) + 1
 
@@ -415,11 +446,21 @@ class SeatRunner:
             since = self._lag.setdefault(seat, now)
             sent, at = self._forwarded.get(seat, (0, -math.inf))
             starved = now - self._last_forward.get(seat, -math.inf) < FORWARD_MEMORY
-            if (now - since < FORWARD_GRACE and not starved) or (have < sent and now - at < FORWARD_GRACE):
-                continue  # (a moment behind the host; or what we sent last is still on its way, or being applied)
+            if now - since < FORWARD_GRACE and not starved:
+                continue  # (a moment behind the host)
+            # A seat receipts only what the host itself sent it (R-GAME-23): while the host keeps it behind, its
+            # receipts do not show what we forwarded, so the next batch follows the last one over the live link
+            # (in order); what we sent goes again only if nothing shows it arrived for FORWARD_RESEND.
+            start = max(have, sent)
+            if start >= length:
+                if now - at < FORWARD_RESEND:
+                    continue
+                start = have
+            elif have < sent and now - at < FORWARD_GRACE and not starved:
+                continue  # (what we sent last is still on its way, or being applied)
             batch: list[tuple[int, bytes]] = []
             size = 0
-            for index in range(have, min(length, have + FORWARD_BATCH)):
+            for index in range(start, min(length, start + FORWARD_BATCH)):
                 entry = self.entries[index]
                 if batch and size + len(entry) > FORWARD_BYTES:
                     break
@@ -427,7 +468,7 @@ class SeatRunner:
                 size += len(entry)
             if mesh.forward(seat, batch):
                 self.forwarded += len(batch)
-                self._forwarded[seat] = (have + len(batch), now)
+                self._forwarded[seat] = (start + len(batch), now)
                 self._last_forward[seat] = now
 
     def on_host_ended(self) -> None:
@@ -500,6 +541,7 @@ class SeatRunner:
         self.accusation = accusation
         self.log.accusation(accusation)
         self.errors.append(error)
+        self._expose("accusation", len(self.entries))  # a host that lies to us may have shown others another chain
         self.listener.progress(kind, text=self.judgement, done=done, total=total)
         if self.client is not None:
             self.client.leave()
@@ -665,19 +707,21 @@ class SeatRunner:
         self.listener.progress("table-code", text=table_code(genesis.hash))
         return peer
 
-    def apply_entry(self, entry: bytes, *, act: bool = True, built: VerifiedEntry | None = None) -> list[Event]:
+    def apply_entry(self, entry: bytes, *, act: bool = True, built: VerifiedEntry | None = None,
+                    vouched: bool = True) -> list[Event]:
         """Persist the next entry, check and apply it, then answer it (unless `act` is false). `built`: the host's
-        sequencer's own VerifiedEntry of it (the host seat: Peer.receive)."""
+        sequencer's own VerifiedEntry of it (the host seat: Peer.receive). `vouched`: the host sent it itself."""
         peer = self.peer
         assert peer is not None and self.log is not None
         self.log.entry(entry)
         self.entries.append(entry)
         before = peer.rules
         length = peer.chain.length
-        events = peer.receive(entry, built=built)
+        events = peer.receive(entry, built=built, vouched=vouched)
         named: int | None = None  # the seat a silent-seat abort of this entry names
         if peer.chain.length > length:
-            self._send_receipt()  # before anything else sees the entry: the player cannot hold it back
+            if vouched:
+                self._send_receipt()  # before anything else sees the entry: the player cannot hold it back
             body = peer.last_body
             if isinstance(body, AbortBody) and body.reason == SILENT_SEAT:
                 named = body.accused
@@ -751,6 +795,12 @@ class SeatRunner:
             self.forked_by = gate.forked
             self.errors.append(f"host-equivocated: seat {gate.forked} signed another chain at our end of play; "
                                "our audit stays ours")
+            # R-GAME-26: that seat holds another entry where we hold entry forked_length-1: shown ours, it has the
+            # host's two signed entries, stops, and shows us both
+            mesh: SeatMesh | None = self.client.mesh if self.client is not None else None
+            if mesh is not None and 0 < gate.forked_length <= len(self.entries):
+                index = gate.forked_length - 1
+                mesh.forward(gate.forked, [(index, self.entries[index])])
         return self.forked_by is not None or not gate.open
 
     # ----------------------------------------------------------------- silent-seat claims (SPEC.md R-GAME-19)
@@ -814,6 +864,12 @@ class SeatRunner:
 
     # ----------------------------------------------------------------- resuming
 
+    @staticmethod
+    def resume_have(saved: SavedSeat) -> int:
+        """The `have` a seat resumed from `saved` asks the host for (R-NET-50): one entry less than its file holds,
+        so the host sends its last entry again and so vouches for the file's chain (R-GAME-23)."""
+        return max(0, len(saved.entries) - 1)
+
     def resume(self, saved: SavedSeat) -> Peer:
         """Rebuild the peer from the seat's file: replay its entries, restore its counter and its pending move (so
         no counter is ever signed twice), and append to the same file from here on.
@@ -839,7 +895,9 @@ class SeatRunner:
         self.replayed = []
         for index, entry in enumerate(saved.entries):
             before = peer.rules
-            events = peer.receive(entry)
+            # (not vouched: an entry of the file may have come over the mesh alone; the host sends our last entry
+            # again after the hello, resume_have, and its copy vouches for the whole file, R-GAME-23)
+            events = peer.receive(entry, vouched=False)
             self.replayed.append((index, events, before, peer.rules))  # the game so far, for the person's log
         last = None
         for move_bytes in saved.moves:

@@ -104,6 +104,7 @@ class AuditGate:
     open: bool
     waiting: tuple[int, ...] = ()
     forked: int | None = None
+    forked_length: int = 0  # the length that seat's receipt names (its head differs from our entry length-1)
 
 class Peer:
     """See the module docstring. `pending` is the one move of ours that is sent but not yet in the log."""
@@ -146,6 +147,9 @@ class Peer:
         self._direct_steps: dict[bytes, tuple[int, int]] = {}
         self._receipts: dict[int, list[tuple[int, bytes]]] = {}  # seat -> its newest receipts (length, bytes)
         self.ended_at: int | None = None  # the chain length after the entry that moved the game to the audit
+        # the chain length the host itself has shown us (its entry vouched-1, the same bytes we hold): our receipts
+        # name no more (R-GAME-23), so a receipt never vouches for an entry only another seat handed us
+        self.vouched = 0
 
     # ------------------------------------------------------------------------------------------ reading
 
@@ -179,10 +183,11 @@ class Peer:
 
     # ------------------------------------------------------------------------------------------ entries
 
-    def receive(self, entry_bytes: bytes, *, built: VerifiedEntry | None = None) -> list[Event]:
+    def receive(self, entry_bytes: bytes, *, built: VerifiedEntry | None = None, vouched: bool = True) -> list[Event]:
         """Check the next entry (signatures, chain, rules, keys, proofs) and apply it. A faulty entry stops this
         peer's game with a Faulted event and changes nothing else. `built`: the same entry as this process's own
-        sequencer built it (the host seat), whose signatures need no second check (ChainFollower.accept_built)."""
+        sequencer built it (the host seat), whose signatures need no second check (ChainFollower.accept_built).
+        `vouched`: the host itself sent it (False: another seat forwarded it, or a file replays it; see vouch)."""
         if self.faulted is not None:
             return []
         index = self.chain.length
@@ -213,7 +218,17 @@ class Peer:
             self.pending = None
         if entry.move.author == self.seat:
             self.counter = max(self.counter, entry.move.counter)
+        if vouched:
+            self.vouched = self.chain.length
         return checked.events
+
+    def vouch(self, index: int) -> bool:
+        """The host itself sent us entry `index`, the very bytes we hold (R-GAME-23): it signed it linked to every
+        entry before it, so we may receipt the chain up to it. True if our receipt may now name a longer chain."""
+        if self.faulted is not None or not self.vouched <= index < self.chain.length:
+            return False
+        self.vouched = index + 1
+        return True
 
     def hear_direct(self, move_bytes: bytes) -> bool:
         """A move another seat sent us over the mesh. Two kinds count here: an Ack of our barrier (R-PEER-18: our
@@ -523,10 +538,14 @@ class Peer:
     # ------------------------------------------------------------------------------------------ receipts
 
     def receipt(self) -> bytes:
-        """Our signed receipt of the chain as we hold it now (R-LOG-27): sent after every entry we apply."""
+        """Our signed receipt of the chain as far as the host itself has shown it to us (R-LOG-27, R-GAME-23): sent
+        after every entry the host sends us. An entry only another seat forwarded is not receipted until the host's
+        own copy of it (or of a later entry) arrives: another seat's word vouches for nothing the host signed."""
         if self.seat is None or self.identity is None:
             raise LocalError("observer", "an observer signs no receipt")
-        return sign_receipt(self.identity, self.genesis.hash, self.seat, self.chain.length, self.chain.head)
+        length = self.vouched
+        head = self.genesis.hash if length == 0 else self.chain.entry(length - 1).hash
+        return sign_receipt(self.identity, self.genesis.hash, self.seat, length, head)
 
     def keep_receipt(self, receipt_bytes: bytes, sender: int | None = None) -> int | None:
         """Keep a receipt another party sent us (checked only when it is used, covering_receipt). `sender`: the
@@ -548,10 +567,11 @@ class Peer:
         return held[-1][0] if held else None
 
     def audit_gate(self, heard_only: bool = True) -> AuditGate:
-        """R-PEER-38c: may our audit go out? Every other seat still in the audit but the host's (and, if
-        `heard_only`, only those whose receipts reach us at all) must have sent a receipt of a length from
-        `ended_at` to our chain's length whose head is on our chain. A checked receipt whose head is not on our
-        chain is the host's equivocation: the gate names that seat and stays shut."""
+        """R-PEER-38c: may our audit go out? The host itself must have sent us the entry that ended the play (one
+        only another seat forwarded may be a branch the host showed that seat alone), and every other seat still in
+        the audit but the host's (and, if `heard_only`, only those whose receipts reach us at all) must have sent a
+        receipt of a length from `ended_at` to our chain's length whose head is on our chain. A checked receipt
+        whose head is not on our chain is the host's equivocation: the gate names that seat and stays shut."""
         end, seat = self.ended_at, self.seat
         if end is None or seat is None:
             return AuditGate(False)
@@ -570,8 +590,10 @@ class Peer:
                         verify_receipt(self.genesis, r)
                     except LogFault:
                         continue
-                    return AuditGate(False, forked=other)
+                    return AuditGate(False, forked=other, forked_length=length)
             waiting.append(other)
+        if self.vouched < end:
+            waiting.append(seat)
         return AuditGate(not waiting, tuple(waiting))
 
     def covering_receipt(self, accused: int) -> bytes | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pdurak.log import read_receipt, sha256
-from p2pdurak.netgame.seat import FORWARD_BATCH, FORWARD_GRACE, SeatRunner
+from p2pdurak.netgame.seat import FORWARD_BATCH, FORWARD_GRACE, FORWARD_RESEND, SeatRunner
 from p2pdurak.testing.log_fixtures import forge_entry
 from tests.accusation.accusation_helpers import Game, game
 
@@ -104,24 +104,35 @@ def test_a_lagging_seat_gets_the_entries_it_lacks_after_the_grace_and_applies_th
     assert mesh.sent == []  # lagging for a moment is normal: the host's entries are on their way
     ahead.on_tick(100.0 + FORWARD_GRACE, True)
     assert [(s, i) for s, i, _ in mesh.sent] == [(2, i) for i in range(10, 10 + FORWARD_BATCH)]
-    ahead.on_tick(100.0 + FORWARD_GRACE + 0.25, True)
-    assert len(mesh.sent) == FORWARD_BATCH  # the batch is not sent again while it is being taken
     for _, index, entry in mesh.sent:
         behind.on_forward(1, index, entry)
     assert behind.peer is not None and behind.peer.chain.length == 10 + FORWARD_BATCH
+    # it receipts none of them (R-GAME-23: the host has not sent them to it), so the next batch follows the last
+    # one at once over the live link, and nothing goes twice
+    assert read_receipt(g.table.genesis, behind_client.receipts[-1]).length == 10  # type: ignore[union-attr]
     ahead.on_mesh_receipt(2, behind_client.receipts[-1])
-    ahead.on_tick(100.0 + FORWARD_GRACE + 0.5, True)  # it took them: the rest goes at once
+    ahead.on_tick(100.0 + FORWARD_GRACE + 0.25, True)
     rest = [(i, e) for s, i, e in mesh.sent[FORWARD_BATCH:]]
     assert [i for i, _ in rest] == list(range(10 + FORWARD_BATCH, 60))
     for index, entry in rest:
         behind.on_forward(1, index, entry)
     assert behind.peer.chain.length == 60 and behind.entries == g.table.entries[:60]
-    ahead.on_mesh_receipt(2, behind_client.receipts[-1])
-    ahead.on_tick(200.0, True)
-    assert len(mesh.sent) == 50  # caught up: nothing more
-    # the host's own copies of those entries arrive later: the same bytes, nothing happens
+    ahead.on_tick(100.0 + FORWARD_GRACE + 0.5, True)
+    assert len(mesh.sent) == 50  # all it lacks went: nothing more until FORWARD_RESEND
+    ahead.on_tick(100.0 + FORWARD_GRACE + 0.25 + FORWARD_RESEND, True)
+    assert [i for _, i, _ in mesh.sent[50:]] == list(range(10, 10 + FORWARD_BATCH))  # again, lest a cut lost them
+    behind.on_forward(1, 10, g.table.entries[10])  # the same bytes again: dropped
+    assert behind.peer.chain.length == 60 and behind.peer.faulted is None
+    # the host's own copy of an entry vouches for the chain up to it: the receipt names it now
     behind.on_entry(10, g.table.entries[10])
     assert behind.peer.faulted is None and behind.peer.chain.length == 60
+    assert read_receipt(g.table.genesis, behind_client.receipts[-1]).length == 11  # type: ignore[union-attr]
+    behind.on_entry(59, g.table.entries[59])
+    assert read_receipt(g.table.genesis, behind_client.receipts[-1]).length == 60  # type: ignore[union-attr]
+    ahead.on_mesh_receipt(2, behind_client.receipts[-1])
+    sent = len(mesh.sent)
+    ahead.on_tick(200.0, True)
+    assert len(mesh.sent) == sent  # caught up: nothing more
 
 
 def test_a_forwarded_entry_goes_only_where_it_fits_and_only_if_the_host_signed_it(tmp_path: Path) -> None:
@@ -151,3 +162,44 @@ def test_a_forwarded_entry_that_differs_from_ours_proves_the_host_equivocated(tm
     fault = runner.peer.faulted if runner.peer is not None else None
     assert fault is not None and (fault.reason, fault.seat) == ("equivocation", g.host)
     assert set(fault.evidence) == {g.table.entries[10], other} and client.left
+
+
+def test_a_seat_that_sees_the_host_equivocate_shows_every_linked_seat_both_entries(tmp_path: Path) -> None:
+    """R-GAME-26: the pair is a proof anyone holding the genesis can check; a linked seat that holds either entry
+    stops on it too, and signs no receipt after."""
+    g = game(3, 5)
+    seen, seen_client = runner_at(g, tmp_path, 2, 12, [1])
+    other = forge_entry(g.table.identities[g.host], 10, sha256(g.table.entries[9]), g.moves[11])
+    seen.on_forward(1, 10, other)
+    assert [(s, i, e) for s, i, e in seen_client.mesh.sent] == [(1, 10, g.table.entries[10]), (1, 10, other)]
+    told, told_client = runner_at(g, tmp_path, 1, 12, [2])
+    receipts = len(told_client.receipts)
+    for _, index, entry in seen_client.mesh.sent:
+        told.on_forward(2, index, entry)
+    fault = told.peer.faulted if told.peer is not None else None
+    assert fault is not None and (fault.reason, fault.seat) == ("equivocation", g.host) and told_client.left
+    told.on_entry(12, g.table.entries[12])
+    assert len(told_client.receipts) == receipts  # it stopped: no receipt, claim or audit on either branch
+
+
+def test_a_seat_audits_only_once_the_host_itself_sent_it_the_end_of_play(tmp_path: Path) -> None:
+    """R-PEER-38c, R-GAME-23: an end of play only another seat forwarded may be a branch the host showed that seat
+    alone; it is neither receipted nor audited on until the host's own copy comes."""
+    g = game(3, 5)
+    probe, _ = runner_at(g, tmp_path / "probe", 1, 0, [])
+    for entry in g.table.entries:
+        probe.apply_entry(entry, act=False)
+        if probe.peer is not None and probe.peer.ended_at is not None:
+            break
+    assert probe.peer is not None and probe.peer.ended_at is not None
+    end = probe.peer.ended_at
+    seat, client = runner_at(g, tmp_path, 2, end - 1, [1])
+    seat.on_forward(1, end - 1, g.table.entries[end - 1])
+    peer = seat.peer
+    assert peer is not None and peer.phase == "audit" and peer.chain.length == end
+    assert read_receipt(g.table.genesis, client.receipts[-1]).length == end - 1  # type: ignore[union-attr]
+    seat.on_mesh_receipt(1, probe.peer.receipt())  # seat 1 holds the same end, from the host
+    assert peer.audit_gate().waiting == (2,) and seat._audit_held(peer)
+    seat.on_entry(end - 1, g.table.entries[end - 1])
+    assert read_receipt(g.table.genesis, client.receipts[-1]).length == end  # type: ignore[union-attr]
+    assert peer.audit_gate().open and not seat._audit_held(peer)

@@ -9,9 +9,7 @@ import pytest
 from p2pdurak.sim.run import run_seed
 
 # strategy -> within how many seeds (1, 2, ...) the simulator finds the attack on today's code
-FOUND_TODAY = {
-    "fork": 3,  # issue 23: the host equivocates; the forked seat loses on the real chain (seed 1)
-}
+FOUND_TODAY: dict[str, int] = {}
 
 # strategy -> how many seeds (1, 2, ...) in which the simulator must find none of it, now that the fix has landed
 FIXED = {
@@ -21,6 +19,7 @@ FIXED = {
     "starve": 8,  # issue 23 attack 1 (found at seed 2 before receipts and forwarding; 9 seeds in 10)
     "false-reject": 10,  # issue 23 attack 2 (seed 2, before a Reject no chain shows settled nothing; 2 in 5)
     "audit-starve": 8,  # issue 23 attack 3 (seed 1, before silence in the audit moved no loss; every seed)
+    "fork": 10,  # issue 23, the host equivocates (seed 2, before receipts named only what the host sent; 19 in 200)
 }
 
 
@@ -62,3 +61,14 @@ def test_a_forked_seat_keeps_its_audit_until_the_others_receipt_its_end() -> Non
     result = run_seed(11, "fork")
     assert any("another entry" in line for line in result.trace)
     assert not [v for v in result.violations if v.invariant == "card-leak"]
+
+
+def test_a_fork_forwarded_to_a_lagging_seat_is_not_receipted_and_every_seat_sees_the_proof() -> None:
+    """R-GAME-23, R-GAME-26 (sim seed 2, fork): the host sends seat 2 another entry 23 on which play ends; seat 2
+    forwarded it to seat 1, which lagged, took it and receipted it, so seat 2's audit went out and the host read its
+    hand. Now seat 1 receipts only what the host sent it; the host's real entry 23 shows seat 1 the equivocation,
+    it shows both entries to seat 2, and both stop on the proof."""
+    result = run_seed(2, "fork")
+    assert any("another entry 23" in line for line in result.trace)
+    assert not result.attack
+    assert sum("equivocation (seat 0): two host-signed entries with seq 23" in line for line in result.trace) == 2

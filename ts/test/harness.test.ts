@@ -8,7 +8,7 @@ import { toHex } from "../src/bytes";
 import { MemoryTable, intSeededRng, playRandomGame, randomChooser } from "../src/peer/harness";
 import type { Identity } from "../src/crypto/identity";
 import { sha256 } from "../src/log/faults";
-import { signReceipt } from "../src/log/receipts";
+import { readReceipt, signReceipt } from "../src/log/receipts";
 import { Sequencer } from "../src/log/sequencer";
 import type { Peer } from "../src/peer/peer";
 import { resultJson, verdictJson } from "../src/peer/verify";
@@ -96,16 +96,25 @@ function auditWaitsForReceipts(table: MemoryTable): void {
   const copy = new MemoryTable(table.genesisBytes, genesis, table.identities, peers, new Sequencer(genesis, table.identities[0] as Identity, table.entries));
   copy.receipts = false;
   const [a, b, c] = peers as [Peer, Peer, Peer];
+  const late = c.clone(); // takes the end of play from the mesh only (R-GAME-23, R-GAME-24)
   copy.submit(a.abort(0, "leaving"));
   assert.equal(c.phase, "audit");
   const end = c.chain.length;
   assert.equal(c.endedAt, end);
   const forkedCopy = c.clone();
-  assert.deepEqual(c.auditGate(), { open: false, waiting: [1], forked: null }, "seat 1's receipts lag the end of play");
+  assert.deepEqual(c.auditGate(), { open: false, waiting: [1], forked: null, forkedLength: 0 }, "seat 1's receipts lag the end of play");
   assert.equal(c.keepReceipt(b.receipt(), 1), 1);
-  assert.deepEqual(c.auditGate(), { open: true, waiting: [], forked: null });
+  assert.deepEqual(c.auditGate(), { open: true, waiting: [], forked: null, forkedLength: 0 });
+  late.receive(copy.entries[copy.entries.length - 1] as Uint8Array, null, false);
+  assert.equal(late.chain.length, end);
+  assert.equal(readReceipt(genesis, late.receipt())?.length, end - 1, "a forwarded entry is not receipted");
+  assert.equal(late.keepReceipt(b.receipt(), 1), 1);
+  assert.deepEqual(late.auditGate(), { open: false, waiting: [2], forked: null, forkedLength: 0 }, "the host never sent it the end");
+  assert.equal(late.vouch(end - 1), true);
+  assert.equal(readReceipt(genesis, late.receipt())?.length, end);
+  assert.deepEqual(late.auditGate(), { open: true, waiting: [], forked: null, forkedLength: 0 });
   const otherHead = sha256(Uint8Array.of(1));
   const forged = signReceipt(table.identities[1] as Identity, genesis.hash, 1, end, otherHead);
   assert.equal(forkedCopy.keepReceipt(forged, 1), 1);
-  assert.deepEqual(forkedCopy.auditGate(), { open: false, waiting: [], forked: 1 }, "seat 1 signed another chain");
+  assert.deepEqual(forkedCopy.auditGate(), { open: false, waiting: [], forked: 1, forkedLength: end }, "seat 1 signed another chain");
 }

@@ -96,6 +96,8 @@ export interface AuditGate {
   readonly open: boolean;
   readonly waiting: readonly number[];
   readonly forked: number | null;
+  /** the length that seat's receipt names (its head differs from our entry length-1); 0 when `forked` is null */
+  readonly forkedLength: number;
 }
 
 const isFault = (exc: unknown): exc is PeerFault | RuleError => exc instanceof PeerFault || exc instanceof RuleError;
@@ -116,6 +118,9 @@ export class Peer {
   faulted: Faulted | null = null;
   /** the chain length after the entry that moved the game to the audit (null: not there yet) */
   endedAt: number | null = null;
+  /** the chain length the host itself has shown us (its entry vouched-1, the bytes we hold): our receipts name no
+   * more (R-GAME-23), so a receipt never vouches for an entry only another seat handed us */
+  vouched = 0;
   /** the decoded body of the entry receive() applied last (null: it applied none) */
   lastBody: Body | null = null;
   private readonly rng: Rng;
@@ -206,8 +211,9 @@ export class Peer {
 
   /** Check the next entry (signatures, chain, rules, keys, proofs) and apply it. A faulty entry stops this peer's
    * game with a Faulted event and changes nothing else (R-PEER-11). `built`: the same entry as this process's own
-   * sequencer built it (the host seat), whose signatures need no second check (R-PEER-43). */
-  receive(entryBytes: Uint8Array, built: VerifiedEntry | null = null): Event[] {
+   * sequencer built it (the host seat), whose signatures need no second check (R-PEER-43). `vouched`: the host
+   * itself sent it (false: another seat forwarded it, or a file replays it; see vouch). */
+  receive(entryBytes: Uint8Array, built: VerifiedEntry | null = null, vouched = true): Event[] {
     if (this.faulted !== null) return [];
     const index = this.chain.length;
     this.lastBody = null;
@@ -243,7 +249,16 @@ export class Peer {
       if (entry.move.counter >= this.pendingCounter) this.pending = null;
       this.counter = Math.max(this.counter, entry.move.counter);
     }
+    if (vouched) this.vouched = this.chain.length;
     return checked.events;
+  }
+
+  /** The host itself sent us entry `index`, the very bytes we hold (R-GAME-23): it signed it linked to every entry
+   * before it, so we may receipt the chain up to it. True if our receipt may now name a longer chain. */
+  vouch(index: number): boolean {
+    if (this.faulted !== null || index < this.vouched || index >= this.chain.length) return false;
+    this.vouched = index + 1;
+    return true;
   }
 
   /** A move another seat sent us over the mesh (R-NET-72). Two kinds count here: an Ack of our barrier (R-PEER-18:
@@ -573,10 +588,13 @@ export class Peer {
     return this.sign(AbortBody.make({ accused, reason, waited_entries: Math.min(this.chain.length, 0xffff), receipt }));
   }
 
-  /** Our signed receipt of the chain as we hold it now (R-LOG-27). */
+  /** Our signed receipt of the chain as far as the host itself has shown it to us (R-LOG-27, R-GAME-23): an entry
+   * only another seat forwarded is not receipted until the host's own copy of it (or of a later entry) arrives. */
   receipt(): Uint8Array {
     if (this.seat === null || this.identity === null) throw new LocalError("observer", "an observer signs no receipt");
-    return signReceipt(this.identity, this.genesis.hash, this.seat, this.chain.length, this.chain.head);
+    const length = this.vouched;
+    const head = length === 0 ? this.genesis.hash : this.chain.entry(length - 1).hash;
+    return signReceipt(this.identity, this.genesis.hash, this.seat, length, head);
   }
 
   /** Keep a receipt another party sent us (checked only when used). `sender`: the seat of the authenticated link it
@@ -598,14 +616,15 @@ export class Peer {
     return held === undefined || held.length === 0 ? null : (held[held.length - 1] as [number, Uint8Array])[0];
   }
 
-  /** R-PEER-38c: may our audit go out? Every other seat still in the audit but the host's (and, if `heardOnly`,
-   * only those whose receipts reach us at all) must have sent a receipt of a length from `endedAt` to our chain's
-   * length whose head is on our chain. A checked receipt whose head is not on our chain is the host's equivocation:
-   * the gate names that seat and stays shut. */
+  /** R-PEER-38c: may our audit go out? The host itself must have sent us the entry that ended the play (one only
+   * another seat forwarded may be a branch the host showed that seat alone), and every other seat still in the
+   * audit but the host's (and, if `heardOnly`, only those whose receipts reach us at all) must have sent a receipt
+   * of a length from `endedAt` to our chain's length whose head is on our chain. A checked receipt whose head is not
+   * on our chain is the host's equivocation: the gate names that seat and stays shut. */
   auditGate(heardOnly = true): AuditGate {
     const end = this.endedAt;
     const seat = this.seat;
-    if (end === null || seat === null) return { open: false, waiting: [], forked: null };
+    if (end === null || seat === null) return { open: false, waiting: [], forked: null, forkedLength: 0 };
     const chain = this.chain;
     const waiting: number[] = [];
     for (const other of game.auditNeeded(this.ctx, this.snapshot)) {
@@ -621,12 +640,13 @@ export class Peer {
             if (exc instanceof LogFault) continue;
             throw exc;
           }
-          return { open: false, waiting: [], forked: other };
+          return { open: false, waiting: [], forked: other, forkedLength: length };
         }
       }
       waiting.push(other);
     }
-    return { open: waiting.length === 0, waiting, forked: null };
+    if (this.vouched < end) waiting.push(seat);
+    return { open: waiting.length === 0, waiting, forked: null, forkedLength: 0 };
   }
 
   /** The newest receipt of `accused` we hold that proves it held the due length of a claim on it now, or null. */
