@@ -86,7 +86,7 @@ def prepare_join(
         name = str(saved.meta.get("name") or name)
         if saved.genesis is not None:
             runner.resume(saved)
-            have, has_genesis = SeatRunner.resume_have(saved), True
+            have, has_genesis = len(saved.entries), True
         # (else the file ends before the genesis, cut short by a crash as it was written: the host sends it again)
         runner.meta = dict(saved.meta)
     if not link:

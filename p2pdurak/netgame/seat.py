@@ -864,12 +864,6 @@ class SeatRunner:
 
     # ----------------------------------------------------------------- resuming
 
-    @staticmethod
-    def resume_have(saved: SavedSeat) -> int:
-        """The `have` a seat resumed from `saved` asks the host for (R-NET-50): one entry less than its file holds,
-        so the host sends its last entry again and so vouches for the file's chain (R-GAME-23)."""
-        return max(0, len(saved.entries) - 1)
-
     def resume(self, saved: SavedSeat) -> Peer:
         """Rebuild the peer from the seat's file: replay its entries, restore its counter and its pending move (so
         no counter is ever signed twice), and append to the same file from here on.
@@ -895,8 +889,8 @@ class SeatRunner:
         self.replayed = []
         for index, entry in enumerate(saved.entries):
             before = peer.rules
-            # (not vouched: an entry of the file may have come over the mesh alone; the host sends our last entry
-            # again after the hello, resume_have, and its copy vouches for the whole file, R-GAME-23)
+            # (not vouched: an entry of the file may have come over the mesh alone; the host's next entry, linked to
+            # them, vouches for them all, R-GAME-23)
             events = peer.receive(entry, vouched=False)
             self.replayed.append((index, events, before, peer.rules))  # the game so far, for the person's log
         last = None

@@ -238,7 +238,7 @@ class SimSeat:
             saved = load_seat(latest_game_file(self.profile, "host" if self.seat == 0 else "join"))
             self.runner.resume(saved)
             self.runner.meta = dict(saved.meta)
-            have, has_genesis = SeatRunner.resume_have(saved), True
+            have, has_genesis = len(saved.entries), True
         except SimCrash as crash:  # (resuming writes too: fresh deck secrets where the file lost them)
             self.crashed(str(crash))
             return
