@@ -5,6 +5,8 @@ a transcript that verifies, unless the rules made it so.
 1. The host starves the victim of entries from the one that makes it due (its connection up) and names it silent.
 2. The host refuses the victim's valid Play with a Reject whose reason no chain can show (stale-counter).
 3. The rules end the game; the host starves a seat that went out from the audit and names it silent.
+And the host's fork: it sends the victim another entry on which play ends (its own seat leaves), then nothing of the
+real chain, to read the victim's hand from the audit it would publish on that branch.
 
 Every seat but the host runs the unchanged code; each scenario checks the property on every seat's transcript.
 """
@@ -15,7 +17,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from p2pdurak.adversary.table import AdversaryTable, Plan
-from p2pdurak.adversary.tamper import Starve
+from p2pdurak.adversary.tamper import Equivocation, Starve
+from p2pdurak.log import authenticate_move, sha256
 from p2pdurak.peer import game
 from p2pdurak.rules import DECLARING, GameResult, Options, result
 
@@ -115,6 +118,62 @@ def audit_starving_host(*, mesh: bool = True) -> Plan:
     return Plan(options=THREE, seed=4, view=lambda t: AuditStarve(), hook=hook, no_mesh=no_mesh)
 
 
+class ForkedEnd(Equivocation):
+    """The victim is sent another entry in place of entry `index` (set by the plan's hook: the host's seat leaves,
+    so play ends on that branch), then no entry at all."""
+
+    def __init__(self, table: AdversaryTable) -> None:
+        from p2pdurak.adversary.scenarios import host_abort
+
+        super().__init__(table.identities[HOST], VICTIM, -1, host_abort(table))
+
+    def frames_for(self, seat: int | None, index: int, entries: list[bytes]) -> list[tuple[int, bytes]] | None:
+        if seat == self.victim and self.index >= 0 and index > self.index:
+            return None
+        if seat == self.victim and index == self.index:
+            return [(index, self._other(entries))]
+        return [(index, entries[index])]
+
+
+def forking_host() -> Plan:
+    """The fork (sim strategy `fork`): once the game is in play past the declarations, the victim's next entry is
+    the host's own leaving, and nothing of the real chain follows."""
+
+    def hook(table: AdversaryTable, seat: int, index: int) -> None:
+        view = table.server.view
+        peer = table.side.runner.peer
+        if seat != HOST or not isinstance(view, ForkedEnd) or view.index >= 0 or peer is None or index < 20:
+            return
+        rules = peer.rules
+        if peer.phase == game.PLAY and rules is not None and rules.phase != DECLARING:
+            view.index = index + 1
+
+    return Plan(options=THREE, seed=3, view=ForkedEnd, hook=hook)
+
+
+def fork_shown(table: AdversaryTable) -> list[str]:
+    """Neither honest seat made a move on the host's branch (the victim's audit, R-PEER-38c), each holds the forked
+    entry, and the victim stopped on a fault of the host: the equivocation shown it (R-GAME-26), or the witness's
+    forward of the real next entry, which does not link to its branch (`wrong-prev`), whichever came first."""
+    view = table.server.view
+    if not isinstance(view, ForkedEnd) or view.other is None:
+        return ["the host never forked the victim"]
+    fake = sha256(view.other)
+    peer = table.side.runner.peer
+    assert peer is not None
+    problems = []
+    for seat, move in table.host.received:
+        if seat in (WITNESS, VICTIM) and authenticate_move(peer.genesis, move).seen == fake:
+            problems.append(f"seat {seat} sent the host a move made on the forked branch")
+    for seat in (WITNESS, VICTIM):
+        if view.other not in table.runners[seat].entries:
+            problems.append(f"seat {seat} never held the forked entry")
+    fault = table.fault(VICTIM)
+    if fault is None or fault.seat != HOST or fault.reason not in ("equivocation", "wrong-prev"):
+        problems.append(f"the victim did not stop on the host's fork: {fault}")
+    return problems
+
+
 def result_stands(table: AdversaryTable) -> list[str]:
     """Attack 3: every transcript that verifies holds the rules' result (the durak the rules made), and the starved
     seat does not lose."""
@@ -165,6 +224,11 @@ def scenarios() -> tuple[Scenario, ...]:
         Scenario("audit-starved", "the rules made a durak; the host starves a seat that went out from the audit and "
                  "names it silent", ("R-PEER-39", "R-GAME-24", "11"), audit_starving_host, expect("audit-starved"),
                  timeout=60.0, extra=result_stands),
+        Scenario("forked-end", "the host sends a seat another entry on which play ends, then nothing of the real "
+                 "chain: no seat audits on that branch, and both see the equivocation", ("R-PEER-38c", "R-GAME-23",
+                 "R-GAME-26", "R-LOG-17"), forking_host,
+                 Expect("faulted", "equivocation", HOST, verify="invalid", how=None, victims=(WITNESS,)),
+                 timeout=60.0, extra=fork_shown),
         Scenario("audit-starved-no-mesh", "as audit-starved, without the mesh: the claim is attested, and it only "
                  "excuses the seat's audit", ("R-PEER-39",), lambda: audit_starving_host(mesh=False),
                  expect("audit-starved"), timeout=60.0, extra=result_stands),

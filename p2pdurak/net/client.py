@@ -212,6 +212,8 @@ class Client:
                 ending = await self._run_host_link()
                 if ending.kind == "bye" and ending.reason != "leaving":
                     await self._linger(app)
+                elif self.mesh is not None:
+                    await self._drain_mesh()
             except Exception as exc:  # raised as itself below, not in the nursery's group (the callers catch it)
                 failure = exc
             finally:
@@ -219,6 +221,14 @@ class Client:
         if failure is not None:
             raise failure
         return ending
+
+    async def _drain_mesh(self) -> None:
+        """We leave (a fault, an accusation, the end): what the game side just queued on the mesh links (the entries
+        that show a fork, R-GAME-26) goes out first, for at most linger_timeout."""
+        assert self.mesh is not None
+        with trio.move_on_after(self.config.linger_timeout):
+            while not self.mesh.drained():
+                await trio.sleep(self.config.mesh_tick)
 
     async def _linger(self, app: MeshApp) -> None:
         """The host said bye: the game side may accuse it of a move it never answered, and the mesh stays up (at

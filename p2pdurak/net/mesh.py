@@ -128,6 +128,7 @@ class Mesh:
         self.last_paths: dict[int, str] = {}  # seat -> how its link ran when it last came up (kept after it closed)
         self.links: dict[int, FramedStream] = {}  # seat -> its live link
         self._outboxes: dict[int, deque[bytes]] = {}
+        self._writing: set[int] = set()  # links whose writer is sending a batch it took from its outbox
         self._wakes: dict[int, trio.Event] = {}
         self._recent: deque[bytes] = deque(maxlen=RECENT_MOVES)
         self._receipt: bytes | None = None  # our newest Receipt frame (sent to a link as it comes up)
@@ -197,6 +198,11 @@ class Mesh:
     def wind_down(self) -> None:
         """The session is over: keep the live links (for what is still owed over them), dial none again."""
         self.winding_down = True
+
+    def drained(self) -> bool:
+        """Nothing is queued or being written on any live link: what a seat that stops showed its links (the
+        entries that prove a fork, R-GAME-26) has left."""
+        return not self._writing and not any(self._outboxes.values())
 
     def linked(self) -> list[int]:
         """The seats we have a live link with now."""
@@ -385,7 +391,11 @@ class Mesh:
                 if seat in self._receipt_due and self._receipt is not None:
                     batch.append(self._receipt)
                 self._receipt_due.discard(seat)
-                await fs.send_many(batch)
+                self._writing.add(seat)
+                try:
+                    await fs.send_many(batch)
+                finally:
+                    self._writing.discard(seat)
                 continue
             wake = self._wakes[seat] = trio.Event()
             with trio.move_on_after(self.config.keepalive) as idle:

@@ -130,8 +130,11 @@ async def test_a_link_carries_receipts_and_forwarded_entries_newest_receipt_firs
         dialer.set_peers(peers((0, listener)))
         await until(lambda: 0 in dialer.links and 1 in listener.links)
         await until(lambda: app.receipts == [(1, b"receipt 2")])
+        assert listener.drained()
         assert listener.forward(1, [(7, b"entry 7"), (8, b"entry 8")])
+        assert not listener.drained()  # (queued: a seat that stops waits for this before it goes, R-GAME-26)
         await until(lambda: dialer_app.forwarded == [(0, 7, b"entry 7"), (0, 8, b"entry 8")])
+        await until(listener.drained)
         assert not listener.forward(3, [(1, b"x")]) and listener.linked() == [1]
         nursery.cancel_scope.cancel()
 
