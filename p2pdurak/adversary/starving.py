@@ -144,6 +144,9 @@ def forking_host() -> Plan:
         peer = table.side.runner.peer
         if seat != HOST or not isinstance(view, ForkedEnd) or view.index >= 0 or peer is None or index < 20:
             return
+        victim = table.runners[VICTIM].peer
+        if victim is None or victim.receipt_length(WITNESS) is None:
+            return  # (the victim has heard from its one honest link: the property's condition, SPEC 11)
         rules = peer.rules
         if peer.phase == game.PLAY and rules is not None and rules.phase != DECLARING:
             view.index = index + 1

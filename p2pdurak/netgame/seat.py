@@ -785,19 +785,20 @@ class SeatRunner:
             self.send(move)
 
     def _audit_held(self, peer: Peer) -> bool:
-        """R-PEER-38c: our audit (all our deck secrets) waits for a receipt of the end of play from every other seat
-        in the audit that sends us receipts; a receipt with another head at that length shows the host forked us:
-        reported once, and the audit never goes out. The host's own seat cannot be forked."""
+        """R-PEER-38c: our audit (all our deck secrets) waits for the host's own copy of the end of play, and for a
+        receipt of it from every other seat in the audit that sends us receipts or has a live link with us; a
+        receipt with another head at that length shows the host forked us: reported once, and the audit never goes
+        out. The host's own seat cannot be forked."""
         if peer.phase != game.AUDIT or peer.seat == peer.genesis.host:
             return False
-        gate = peer.audit_gate()
+        mesh: SeatMesh | None = self.client.mesh if self.client is not None else None
+        gate = peer.audit_gate(linked=mesh.linked() if mesh is not None else ())
         if gate.forked is not None and self.forked_by is None:
             self.forked_by = gate.forked
             self.errors.append(f"host-equivocated: seat {gate.forked} signed another chain at our end of play; "
                                "our audit stays ours")
             # R-GAME-26: that seat holds another entry where we hold entry forked_length-1: shown ours, it has the
             # host's two signed entries, stops, and shows us both
-            mesh: SeatMesh | None = self.client.mesh if self.client is not None else None
             if mesh is not None and 0 < gate.forked_length <= len(self.entries):
                 index = gate.forked_length - 1
                 mesh.forward(gate.forked, [(index, self.entries[index])])

@@ -7,6 +7,7 @@ move with exactly the code every peer runs when the entry arrives.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from p2pdurak.cards import Card
@@ -566,12 +567,13 @@ class Peer:
         held = self._receipts.get(seat)
         return held[-1][0] if held else None
 
-    def audit_gate(self, heard_only: bool = True) -> AuditGate:
+    def audit_gate(self, heard_only: bool = True, linked: Collection[int] = ()) -> AuditGate:
         """R-PEER-38c: may our audit go out? The host itself must have sent us the entry that ended the play (one
         only another seat forwarded may be a branch the host showed that seat alone), and every other seat still in
         the audit but the host's (and, if `heard_only`, only those whose receipts reach us at all) must have sent a
-        receipt of a length from `ended_at` to our chain's length whose head is on our chain. A checked receipt
-        whose head is not on our chain is the host's equivocation: the gate names that seat and stays shut."""
+        receipt of a length from `ended_at` to our chain's length whose head is on our chain; a seat in `linked` (a
+        live mesh link: its receipts are on their way) is waited for too. A checked receipt whose head is not on
+        our chain is the host's equivocation: the gate names that seat and stays shut."""
         end, seat = self.ended_at, self.seat
         if end is None or seat is None:
             return AuditGate(False)
@@ -580,7 +582,7 @@ class Peer:
             if other in (seat, self.genesis.host):
                 continue
             held = self._receipts.get(other, [])
-            if not held and heard_only:
+            if not held and heard_only and other not in linked:
                 continue
             if any(receipt_covers(self.chain, r, other, end, self.chain.length) is not None for _, r in held):
                 continue

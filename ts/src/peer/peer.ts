@@ -619,9 +619,10 @@ export class Peer {
   /** R-PEER-38c: may our audit go out? The host itself must have sent us the entry that ended the play (one only
    * another seat forwarded may be a branch the host showed that seat alone), and every other seat still in the
    * audit but the host's (and, if `heardOnly`, only those whose receipts reach us at all) must have sent a receipt
-   * of a length from `endedAt` to our chain's length whose head is on our chain. A checked receipt whose head is not
-   * on our chain is the host's equivocation: the gate names that seat and stays shut. */
-  auditGate(heardOnly = true): AuditGate {
+   * of a length from `endedAt` to our chain's length whose head is on our chain; a seat in `linked` (a live mesh
+   * link: its receipts are on their way) is waited for too. A checked receipt whose head is not on our chain is the
+   * host's equivocation: the gate names that seat and stays shut. */
+  auditGate(heardOnly = true, linked: readonly number[] = []): AuditGate {
     const end = this.endedAt;
     const seat = this.seat;
     if (end === null || seat === null) return { open: false, waiting: [], forked: null, forkedLength: 0 };
@@ -630,7 +631,7 @@ export class Peer {
     for (const other of game.auditNeeded(this.ctx, this.snapshot)) {
       if (other === seat || other === this.genesis.host) continue;
       const held = this.receipts.get(other) ?? [];
-      if (held.length === 0 && heardOnly) continue;
+      if (held.length === 0 && heardOnly && !linked.includes(other)) continue;
       if (held.some(([, r]) => receiptCovers(chain, r, other, end, chain.length) !== null)) continue;
       for (const [length, r] of held) {
         if (end <= length && length <= chain.length && receiptCovers(chain, r, other, 0, length) === null) {
