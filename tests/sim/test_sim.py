@@ -21,7 +21,7 @@ from p2pdurak.sim.run import run_seed, run_seeds
 # while the real game went on (fork, LEAK) until a seat receipted only what the host sent it (R-GAME-23) and showed
 # a fork to its links (R-GAME-26): 600 fork seeds, no violation. Before issue 23's fix (618b804) the host's
 # strategies also made honest seats lose (PROPERTY).
-KNOWN_TODAY = {
+KNOWN_TODAY: dict[str, set[str]] = {
     "honest": set(),
     "faults": set(),
     "starve": set(),
