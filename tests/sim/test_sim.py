@@ -101,7 +101,7 @@ def test_a_leak_beyond_the_limit_is_still_found(monkeypatch: pytest.MonkeyPatch)
     from p2pdurak.peer.peer import AuditGate, Peer
 
     assert LEAK not in _kinds(run_seed(1173).violations)
-    monkeypatch.setattr(Peer, "audit_gate", lambda self, heard_only=True: AuditGate(True))
+    monkeypatch.setattr(Peer, "audit_gate", lambda self, heard_only=True, linked=(): AuditGate(True))
     forked = run_seed(1173)
     assert any("another entry" in line for line in forked.trace)
     assert LEAK in _kinds(forked.violations)
