@@ -890,9 +890,9 @@ class SeatRunner:
         self.replayed = []
         for index, entry in enumerate(saved.entries):
             before = peer.rules
-            # (not vouched: an entry of the file may have come over the mesh alone; the host's next entry, linked to
-            # them, vouches for them all, R-GAME-23)
-            events = peer.receive(entry, vouched=False)
+            # (vouched, R-GAME-23: the file does not say which entry came over the mesh alone; a resumed seat that
+            # waited for the host's next entry could keep its audit back for good at the end of the game)
+            events = peer.receive(entry)
             self.replayed.append((index, events, before, peer.rules))  # the game so far, for the person's log
         last = None
         for move_bytes in saved.moves:
