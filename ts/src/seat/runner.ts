@@ -50,6 +50,7 @@ export const MOVE_TIMEOUT = 120; // our own silence time-out: we sign a silent-s
 export const FORWARD_GRACE = 1; // seconds a linked seat's receipts may lag our chain before we forward (R-GAME-24)
 export const FORWARD_BATCH = 32; // entries per forward, and at most FORWARD_BYTES of them (the first always goes)
 export const FORWARD_BYTES = 256 * 1024;
+export const FORWARD_RESEND = 5; // seconds after which entries forwarded to a seat whose receipts still lag go again
 export const FORWARD_MEMORY = 30; // a seat we forwarded to this recently gets what it lacks without the grace
 export const MESH_GRACE = 10; // seconds into the game after which a missing mesh link is told to the player (R-GAME-18)
 export const MESH_UNLINKED = "mesh-unlinked"; // the progress kind that tells it (`done`: the seat)
@@ -197,7 +198,9 @@ export class SeatRunner implements LinkApp, MeshApp {
     if (this.peer === null) throw new NetFault("unexpected-message", "an entry before the genesis");
     if (this.accusation !== null) return; // we stopped: our transcript ends with the accusation (R-GAME-17)
     if (index < this.entries.length) {
+      // an entry we took from the mesh first: the same bytes, and the host has vouched for it (R-GAME-23)
       if (!equal(entry, this.entries[index] as Uint8Array)) this.take(entry); // two entries at one index: a fork
+      else if ((this.peer as Peer).vouch(index)) this.sendReceipt();
       return;
     }
     this.take(entry);
@@ -251,6 +254,7 @@ export class SeatRunner implements LinkApp, MeshApp {
   onForward(seat: number, index: number, entry: Uint8Array): void {
     const peer = this.peer;
     if (peer === null || peer.faulted !== null || this.accusation !== null || index > this.entries.length) return;
+    if (index < this.entries.length && equal(entry, this.entries[index] as Uint8Array)) return; // forwarded again
     let seq: number;
     try {
       seq = peer.chain.signedSeq(entry);
@@ -261,10 +265,10 @@ export class SeatRunner implements LinkApp, MeshApp {
     }
     if (seq !== index) return;
     if (index < this.entries.length) {
-      if (!equal(entry, this.entries[index] as Uint8Array)) this.take(entry); // two entries at one seq: a fork
+      if (!equal(entry, this.entries[index] as Uint8Array)) this.take(entry, false); // two entries at one seq: a fork
       return;
     }
-    this.take(entry);
+    this.take(entry, false); // (receipted once the host itself sends it: R-GAME-23)
     if (this.entries.length > index) this.taken.set(seat, (this.taken.get(seat) ?? 0) + 1);
   }
 
@@ -312,7 +316,9 @@ export class SeatRunner implements LinkApp, MeshApp {
   }
 
   /** R-GAME-24: a linked seat whose newest receipt has lagged our chain for FORWARD_GRACE gets the entries it lacks
-   * (a batch; the next once it took those, or after another grace); one we forwarded to lately, without the grace. */
+   * (a batch; the next where the last ended, once it took those or after another grace; one we forwarded to lately,
+   * without the grace). A seat receipts no forwarded entry (R-GAME-23), so what we sent goes again only after
+   * FORWARD_RESEND without its receipts catching up. */
   private forwardLagging(now: number): void {
     const { peer, mesh } = this;
     if (peer === null || mesh === null) return;
@@ -335,10 +341,15 @@ export class SeatRunner implements LinkApp, MeshApp {
       const since = this.lag.get(seat) as number;
       const [sent, at] = this.forwardedTo.get(seat) ?? [0, -Infinity];
       const starved = now - (this.lastForward.get(seat) ?? -Infinity) < FORWARD_MEMORY;
-      if ((now - since < FORWARD_GRACE && !starved) || (have < sent && now - at < FORWARD_GRACE)) continue;
+      if (now - since < FORWARD_GRACE && !starved) continue; // (a moment behind the host)
+      let start = Math.max(have, sent);
+      if (start >= length) {
+        if (now - at < FORWARD_RESEND) continue;
+        start = have;
+      } else if (have < sent && now - at < FORWARD_GRACE && !starved) continue; // (the last batch is on its way)
       const batch: [number, Uint8Array][] = [];
       let size = 0;
-      for (let index = have; index < Math.min(length, have + FORWARD_BATCH); index++) {
+      for (let index = start; index < Math.min(length, start + FORWARD_BATCH); index++) {
         const entry = this.entries[index] as Uint8Array;
         if (batch.length > 0 && size + entry.length > FORWARD_BYTES) break;
         batch.push([index, entry]);
@@ -346,7 +357,7 @@ export class SeatRunner implements LinkApp, MeshApp {
       }
       if (mesh.forward(seat, batch)) {
         this.forwarded += batch.length;
-        this.forwardedTo.set(seat, [have + batch.length, now]);
+        this.forwardedTo.set(seat, [start + batch.length, now]);
         this.lastForward.set(seat, now);
       }
     }
@@ -409,16 +420,43 @@ export class SeatRunner implements LinkApp, MeshApp {
 
   // -- the game -----------------------------------------------------------------------------------------------------
 
-  private take(entry: Uint8Array): void {
+  /** Check and apply an entry (the host's, or one forwarded to us: not `vouched`); a faulty one stops the game, and
+   * one that contradicts our chain is shown to every linked seat first (R-GAME-26). */
+  private take(entry: Uint8Array, vouched = true): void {
     const peer = this.peer as Peer;
     if (peer.faulted !== null) return;
-    this.applyEntry(entry);
+    this.applyEntry(entry, vouched);
     const fault = peer.faulted as Faulted | null; // (applyEntry may have set it)
     if (fault !== null) {
       this.errors.push(`entry ${fault.entry}: ${fault.reason} (seat ${fault.seat}): ${fault.message}`);
       this.listener.progress("faulted", `${fault.reason}: ${fault.message}`, fault.entry, fault.seat ?? -1);
+      this.expose(fault.reason, fault.entry);
       this.link?.leave(); // a broken chain cannot go on; the transcript holds the evidence
     }
+  }
+
+  /** R-GAME-26: we stop because of the host (a faulty entry at `index`, or an accusation). Every linked seat first
+   * gets what lets it see a fork, as Forward frames it checks like any other: both entries of an equivocation (a
+   * self-contained proof, R-LOG-17), else our entry before `index` (a seat on another branch holds another there). */
+  private expose(reason: string, index: number): void {
+    const { mesh, peer } = this;
+    if (mesh === null || peer === null) return;
+    let shown: [number, Uint8Array][] = [];
+    const evidence = peer.faulted?.evidence ?? [];
+    if (reason === "equivocation" && evidence.length === 2) {
+      const [held, other] = evidence as [Uint8Array, Uint8Array];
+      let seq: number;
+      try {
+        seq = peer.chain.signedSeq(held);
+      } catch (exc) {
+        if (!(exc instanceof PeerFault)) throw exc;
+        return;
+      }
+      shown = [[seq, held], [seq, other]];
+    } else if (index > 0 && index <= this.entries.length) {
+      shown = [[index - 1, this.entries[index - 1] as Uint8Array]];
+    }
+    for (const seat of mesh.linked()) mesh.forward(seat, shown);
   }
 
   /** Start the seat's peer on a signed genesis: the records get the meta, the genesis and the deck secrets before
@@ -450,17 +488,17 @@ export class SeatRunner implements LinkApp, MeshApp {
     return peer;
   }
 
-  /** Keep the next entry, check and apply it, then answer it. */
-  applyEntry(entry: Uint8Array): Event[] {
+  /** Keep the next entry, check and apply it, then answer it. `vouched`: the host sent it itself (R-GAME-23). */
+  applyEntry(entry: Uint8Array, vouched = true): Event[] {
     const peer = this.peer as Peer;
     (this.log as SeatLog).append(KIND_ENTRY, entry);
     this.entries.push(entry);
     const before = peer.rules;
     const length = peer.chain.length;
-    const events = peer.receive(entry);
+    const events = peer.receive(entry, null, vouched);
     let named: number | null = null; // the seat a silent-seat abort of this entry names
     if (peer.chain.length > length) {
-      this.sendReceipt(); // before anything else sees the entry: the player cannot hold it back
+      if (vouched) this.sendReceipt(); // before anything else sees the entry: the player cannot hold it back
       const body = peer.lastBody;
       if (body !== null && body.type === AbortBody.name && body.reason === game.SILENT_SEAT) {
         named = body.accused;
@@ -536,14 +574,20 @@ export class SeatRunner implements LinkApp, MeshApp {
     this.send(peer.abort(this.seat, "leaving"));
   }
 
-  /** R-PEER-38c: our audit waits for a receipt of the end of play from every other seat in the audit that sends us
-   * receipts; one with another head shows the host forked us (reported once, the audit never goes out). */
+  /** R-PEER-38c: our audit waits for the host's own copy of the end of play and a receipt of it from every other
+   * seat in the audit that sends us receipts or is linked to us; one with another head shows the host forked us
+   * (reported once, the audit never goes out, and that seat is shown our entry there, R-GAME-26). */
   private auditHeld(peer: Peer): boolean {
     if (peer.phase !== game.AUDIT || peer.seat === peer.genesis.host) return false;
-    const gate = peer.auditGate();
+    const mesh = this.mesh;
+    const gate = peer.auditGate(true, mesh !== null ? mesh.linked() : []);
     if (gate.forked !== null && this.forkedBy === null) {
       this.forkedBy = gate.forked;
       this.errors.push(`host-equivocated: seat ${gate.forked} signed another chain at our end of play; our audit stays ours`);
+      if (mesh !== null && gate.forkedLength > 0 && gate.forkedLength <= this.entries.length) {
+        const index = gate.forkedLength - 1;
+        mesh.forward(gate.forked, [[index, this.entries[index] as Uint8Array]]);
+      }
     }
     return this.forkedBy !== null || !gate.open;
   }
@@ -625,6 +669,7 @@ export class SeatRunner implements LinkApp, MeshApp {
     this.accusation = accusation;
     (this.log as SeatLog).append(KIND_ACCUSATION, accusation);
     this.errors.push(error);
+    this.expose("accusation", this.entries.length); // a host that lies to us may have shown others another chain
     this.listener.progress(kind, this.judgement, done, total);
     this.link?.leave();
   }
