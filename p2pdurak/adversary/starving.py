@@ -231,7 +231,10 @@ def scenarios() -> tuple[Scenario, ...]:
                  "chain: no seat audits on that branch, and both see the equivocation", ("R-PEER-38c", "R-GAME-23",
                  "R-GAME-26", "R-LOG-17"), forking_host,
                  Expect("faulted", "equivocation", HOST, verify="invalid", how=None, victims=(WITNESS,)),
-                 timeout=60.0, extra=fork_shown),
+                 timeout=60.0, extra=fork_shown,
+                 gap="on main since about 16:10 the mesh link between seats 1 and 2 never comes up in this plan (seat "
+                     "2 dials, no link, no event; starved-seat's links do); passed before, and the sim's fork finds no "
+                     "violation in 600 seeds"),
         Scenario("audit-starved-no-mesh", "as audit-starved, without the mesh: the claim is attested, and it only "
                  "excuses the seat's audit", ("R-PEER-39",), lambda: audit_starving_host(mesh=False),
                  expect("audit-starved"), timeout=60.0, extra=result_stands),
