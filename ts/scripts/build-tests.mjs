@@ -1,5 +1,6 @@
-// Bundles every test/*.test.ts (with the src it imports) into build/test/*.test.js for `node --test`, and
-// scripts/bench.ts into build/bench.js for `npm run bench`.
+// Bundles every test/*.test.ts (with the src it imports) into build/test/*.test.js for `node --test`,
+// scripts/bench.ts into build/scripts/bench.js for `npm run bench`, and scripts/seat.ts into build/scripts/seat.js
+// (the seat in node, for `p2pdurak conformance --peer`).
 // The npm packages stay external: node loads them from node_modules as the browser bundle will inline them.
 import { readdirSync } from "node:fs";
 import { build } from "esbuild";
@@ -8,7 +9,7 @@ const entryPoints = readdirSync("test")
   .filter((name) => name.endsWith(".test.ts"))
   .map((name) => `test/${name}`);
 await build({
-  entryPoints: [...entryPoints, "scripts/bench.ts"],
+  entryPoints: [...entryPoints, "scripts/bench.ts", "scripts/seat.ts"],
   outdir: "build",
   outbase: ".",
   bundle: true,
