@@ -18,13 +18,15 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import trio
 
-from p2pdurak.adversary.table import AdversaryTable, Plan, open_table, play
+from p2pdurak.adversary.table import ADVERSARY_CONFIG, AdversaryTable, Plan, open_table, play
 from p2pdurak.adversary.tamper import Starve
 from p2pdurak.log import authenticate_move
+from p2pdurak.net.config import NetConfig
 from p2pdurak.peer import game
 from p2pdurak.rules import DECLARING, Options
 
@@ -84,7 +86,8 @@ async def run(out: Path, *, hide: int | None, starve: int | None, seed: int, tim
     hook = hide_from(hide) if hide is not None else starve_when_due(starve) if starve is not None else None
     plan = Plan(options=Options(deck=24, players=3), seed=seed, shuffle_proofs=True, move_timeout=3.0,
                 censor_timeout=4.0, hook=hook, view=(lambda t: Starve(starve)) if starve is not None else None)
-    table = await open_table(plan, out / "profile")
+    # the mesh listener waits for a browser's request as long as a real seat does (its TCP links are not raced here)
+    table = await open_table(plan, out / "profile", replace(ADVERSARY_CONFIG, mesh_sniff=NetConfig().mesh_sniff))
     del table.runners[OUTSIDE:], table.clients[OUTSIDE:]  # that seat is played elsewhere
 
     async def say_invite() -> None:

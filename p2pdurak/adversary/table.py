@@ -43,6 +43,7 @@ ADVERSARY_CONFIG = NetConfig(
     give_up_after=10.0,
     genesis_timeout=5.0,
     linger_timeout=1.0,
+    mesh_sniff=0.02,  # (a bot game over loopback is over in a second: its mesh links come up at once)
 )
 
 EntryHook = Callable[["AdversaryTable", int, int], None]

@@ -29,6 +29,7 @@ class NetConfig:
     mesh_tick: float = 0.25  # how often a seat's game side is asked whether the host has logged what it holds
     linger_timeout: float = 5.0  # after the end, the host keeps serving a disconnected seat's catch-up this long
     recover_timeout: float = 10.0  # a resumed host sequences nothing until every seat caught up, or this long
+    mesh_sniff: float = 0.3  # a mesh listener waits this long for a browser's HTTP request before its Challenge
 
     def __post_init__(self) -> None:
         if self.max_frame < 256 or self.keepalive >= self.idle_timeout or self.backoff_initial <= 0:

@@ -326,7 +326,7 @@ class Mesh:
         with trio.fail_after(timeout):
             websocket = False
             if isinstance(stream, trio.SocketStream):
-                sniffed = await sniff(stream, self.config.max_frame)
+                sniffed = await sniff(stream, self.config.max_frame, self.config.mesh_sniff)
                 if sniffed is None:
                     return None
                 websocket = isinstance(sniffed, WebSocketMeshStream)

@@ -2,11 +2,11 @@
 a seat that can.
 
 The mesh listener speaks first on a plain TCP link (its Challenge), so a dialer that speaks first can only be an
-HTTP client: `sniff` waits up to SNIFF seconds for the first bytes of a connection; `GET ` opens the WebSocket
-handshake (path /mesh, RFC 6455, done by wsproto), anything else, or nothing, is the TCP frames of today. On a
-WebSocket each binary message is one frame's payload (R-NET-101): `WebSocketMeshStream` hands the mesh's
-FramedStream the length-prefixed bytes it expects and cuts what the mesh writes into one message per frame, so
-the hello, the slots, max_frame and every time-out are those of the TCP link.
+HTTP client: `sniff` waits up to NetConfig.mesh_sniff (0.3 s) for the first bytes of a connection; `GET ` opens the
+WebSocket handshake (path /mesh, RFC 6455, done by wsproto), anything else, or nothing, is the TCP frames of today.
+So every TCP link comes up that much later. On a WebSocket each binary message is one frame's payload (R-NET-101):
+`WebSocketMeshStream` hands the mesh's FramedStream the length-prefixed bytes it expects and cuts what the mesh
+writes into one message per frame, so the hello, the slots, max_frame and every time-out are those of the TCP link.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from p2pdurak.net.framing import HEADER
 from p2pdurak.net.transport import remote_address
 
 MESH_PATH = "/mesh"
-SNIFF = 0.3  # seconds the listener waits for a dialer that speaks first (a browser's GET) before its Challenge
 _WS_START = b"GET "
 _CHUNK = 65536
 _TOO_BIG, _POLICY = 1009, 1008  # WebSocket close codes
@@ -66,11 +65,11 @@ class Prefixed(trio.abc.Stream):
         await self.stream.aclose()
 
 
-async def sniff(stream: trio.abc.Stream, max_frame: int) -> trio.abc.Stream | None:
+async def sniff(stream: trio.abc.Stream, max_frame: int, wait: float) -> trio.abc.Stream | None:
     """The connection as the mesh should read it: a WebSocketMeshStream after its handshake, or the TCP stream with
     what the sniff read put back. None: the connection ended, or asked for another path (refused with 404)."""
     head = b""
-    with trio.move_on_after(SNIFF):
+    with trio.move_on_after(wait):
         while len(head) < len(_WS_START) and _WS_START.startswith(head):
             data = await stream.receive_some(len(_WS_START) - len(head))
             if not data:
