@@ -29,6 +29,7 @@ const shims = {
   },
 };
 
+// test files that need more of node than the shims give (they start a Python host)
 const LEFT_OUT = new Set(["seat.test.ts", "mesh.test.ts"]);
 const OPTIONS = {
   absWorkingDir: TS,
