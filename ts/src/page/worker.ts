@@ -30,6 +30,7 @@ const PROGRESS: Record<string, (text: string, done: number, total: number) => st
   "false-reject": (text) => `The host refused a valid move of ours: we stopped and kept the proof (${text})`,
   "silent-host": (text) => `The host stopped answering: we stopped and kept the record (${text})`,
   faulted: (text) => `The host sent an entry that breaks the rules: ${text}`,
+  stalled: (text) => `The game stood still on other players and the host ended nothing: we gave it up, nobody loses by it (${text})`,
   "mesh-unlinked": (_, seat) => `No direct link to seat ${seat}: the host could hide our moves from that player`,
 };
 

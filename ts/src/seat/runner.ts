@@ -54,6 +54,7 @@ export const FORWARD_RESEND = 5; // seconds after which entries forwarded to a s
 export const FORWARD_MEMORY = 30; // a seat we forwarded to this recently gets what it lacks without the grace
 export const MESH_GRACE = 10; // seconds into the game after which a missing mesh link is told to the player (R-GAME-18)
 export const MESH_UNLINKED = "mesh-unlinked"; // the progress kind that tells it (`done`: the seat)
+export const STALLED = "stalled"; // the progress kind of a game we gave up (R-GAME-21a; `done`: the seat waited on)
 
 /** What a user interface (or a test) hears from a running seat. */
 export interface SeatListener {
@@ -91,6 +92,11 @@ export class SeatRunner implements LinkApp, MeshApp {
   readonly censorTimeout: number;
   readonly moveTimeout: number;
   readonly hostTimeout: number;
+  /** R-GAME-21a: how long the game may stand still on other seats before we give it up (after the host's move
+   * time-out and the end of an unattested claim, which come first) */
+  readonly stallTimeout: number;
+  /** (a seat the game waited on, for how long) once we gave the game up */
+  stalled: [number, number] | null = null;
   readonly requireProofs: boolean;
   player: Chooser | null;
   listener: SeatListener;
@@ -130,6 +136,7 @@ export class SeatRunner implements LinkApp, MeshApp {
   private doubted: Doubt[] = [];
   private hostWaitedSince: number | null = null;
   private quietSince: number | null = null;
+  private stallSince: number | null = null; // our first tick that saw the game wait on others only
   private readonly declined = new Set<number>();
   private hostLink = true;
   private now = 0;
@@ -149,6 +156,7 @@ export class SeatRunner implements LinkApp, MeshApp {
     this.censorTimeout = opts.censorTimeout ?? CENSOR_TIMEOUT;
     this.moveTimeout = opts.moveTimeout ?? MOVE_TIMEOUT;
     this.hostTimeout = opts.hostTimeout ?? this.moveTimeout + HOST_GRACE;
+    this.stallTimeout = this.hostTimeout + this.moveTimeout;
   }
 
   // -- LinkApp ------------------------------------------------------------------------------------------------------
@@ -196,7 +204,8 @@ export class SeatRunner implements LinkApp, MeshApp {
 
   onEntry(index: number, entry: Uint8Array): void {
     if (this.peer === null) throw new NetFault("unexpected-message", "an entry before the genesis");
-    if (this.accusation !== null) return; // we stopped: our transcript ends with the accusation (R-GAME-17)
+    // we stopped: our transcript ends with the accusation (R-GAME-17), or we gave the game up (R-GAME-21a)
+    if (this.accusation !== null || this.stalled !== null) return;
     if (index < this.entries.length) {
       // an entry we took from the mesh first: the same bytes, and the host has vouched for it (R-GAME-23)
       if (!equal(entry, this.entries[index] as Uint8Array)) this.take(entry); // two entries at one index: a fork
@@ -253,7 +262,8 @@ export class SeatRunner implements LinkApp, MeshApp {
    * check an entry from the host does; one we hold must be the same bytes (else the host signed two). */
   onForward(seat: number, index: number, entry: Uint8Array): void {
     const peer = this.peer;
-    if (peer === null || peer.faulted !== null || this.accusation !== null || index > this.entries.length) return;
+    if (peer === null || peer.faulted !== null || this.accusation !== null || this.stalled !== null) return;
+    if (index > this.entries.length) return;
     if (index < this.entries.length && equal(entry, this.entries[index] as Uint8Array)) return; // forwarded again
     let seq: number;
     try {
@@ -372,7 +382,7 @@ export class SeatRunner implements LinkApp, MeshApp {
     const witness = this.witness;
     if (this.peer !== null && this.peer.faulted === null && this.accusation === null) this.forwardLagging(now);
     if (witness === null || this.link === null || !this.watching()) return;
-    if (this.watchHost(now)) return;
+    if (this.watchHost(now) || this.watchStall(now)) return;
     if (connected && !this.hostLink) witness.reconnected(now);
     this.hostLink = connected;
     if (!connected) return; // time without the host does not count against it
@@ -413,9 +423,36 @@ export class SeatRunner implements LinkApp, MeshApp {
     return true;
   }
 
+  /** R-GAME-21a: the game has stood still on other seats (neither on us nor on the host; on us only for an audit
+   * R-PEER-38c holds back) for `stallTimeout`: the host names no silent seat, or its claim is never attested, and
+   * nothing else can end the game. Give it up: sign nothing (nothing here proves anything; the transcript stays
+   * incomplete, naming the seats waited on), tell the player, leave. True if we gave up. */
+  private watchStall(now: number): boolean {
+    const { peer, seat } = this;
+    if (peer === null || seat === null) return false;
+    const host = peer.genesis.host;
+    let waiting = peer.waitingOn();
+    if (waiting.includes(seat) && this.auditHeld(peer)) waiting = waiting.filter((s) => s !== seat); // (no receipts)
+    if (seat === host || waiting.length === 0 || waiting.includes(seat) || waiting.includes(host)) {
+      this.stallSince = null;
+      return false;
+    }
+    if (this.stallSince === null) this.stallSince = now;
+    // (since the later of: the last entry that moved the game on, and our first tick that saw it stand still)
+    const waited = now - Math.max(this.stallSince, this.quietSince ?? this.stallSince);
+    if (waited < this.stallTimeout) return false;
+    const first = waiting[0] as number;
+    this.stalled = [first, waited];
+    this.judgement = `the game waited on seat(s) [${waiting.join(", ")}] for ${waited.toFixed(1)} s in phase ${peer.phase} and the host ended nothing`;
+    this.errors.push(`stalled: ${this.judgement}`);
+    this.listener.progress(STALLED, this.judgement, first, Math.round(waited));
+    this.link?.leave();
+    return true;
+  }
+
   private watching(): boolean {
     const peer = this.peer;
-    return peer !== null && !peer.over && peer.faulted === null && this.accusation === null;
+    return peer !== null && !peer.over && peer.faulted === null && this.accusation === null && this.stalled === null;
   }
 
   // -- the game -----------------------------------------------------------------------------------------------------
@@ -596,7 +633,7 @@ export class SeatRunner implements LinkApp, MeshApp {
 
   private signDueClaim(): boolean {
     const peer = this.peer;
-    if (peer === null || this.seat === null || this.paused || peer.over || this.accusation !== null) return false;
+    if (peer === null || this.seat === null || this.paused || peer.over || this.accusation !== null || this.stalled !== null) return false;
     if (peer.pending !== null || this.link === null || !this.link.hasGenesis) return false;
     for (const claim of peer.claimsToSign()) {
       if (!this.declined.has(claim.seq) && this.decide(claim)) {
@@ -637,7 +674,7 @@ export class SeatRunner implements LinkApp, MeshApp {
   private sendReceipt(): void {
     const { peer, link, seat } = this;
     if (peer === null || link === null || seat === null || seat === peer.genesis.host) return;
-    if (peer.faulted !== null || this.accusation !== null || !this.seated) return;
+    if (peer.faulted !== null || this.accusation !== null || this.stalled !== null || !this.seated) return;
     const receipt = peer.receipt();
     link.sendReceipt(receipt);
     this.mesh?.sendReceipt(receipt);

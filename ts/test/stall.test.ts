@@ -1,0 +1,61 @@
+/** R-GAME-21a in the TypeScript seat: a game that stands still on another seat (a host that never names its colluder
+ * silent) is given up after stallTimeout, signing nothing; a game that waits on us never is. Before, a browser seat
+ * at such a table waited for ever (the Python seat gives up since 855bac1). */
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fingerprint } from "../src/crypto/identity";
+import type { Identity } from "../src/crypto/identity";
+import { MemoryTable, randomChooser } from "../src/peer/harness";
+import { seededRng } from "../src/randomness";
+import { Options } from "../src/rules";
+import { HostLink } from "../src/seat/link";
+import { STALLED, SeatRunner, quietListener } from "../src/seat/runner";
+import { MemoryFiles } from "../src/seat/store";
+import { MoveWitness } from "../src/seat/witness";
+
+/** Seat `seat`'s runner on an in-memory table played until the game waits on `on` alone (from entry 30 on). */
+function seatWaitingOn(seat: number, on: number): [SeatRunner, HostLink, string[]] {
+  const table = MemoryTable.create(new Options({ deck: 24, players: 3 }), 5);
+  const rng = seededRng("stall");
+  const chooser = randomChooser(rng);
+  table.run([chooser, chooser, chooser], rng, (t) => {
+    const waiting = t.peers[seat]?.waitingOn() ?? [];
+    return t.entries.length >= 30 && waiting.length === 1 && waiting[0] === on;
+  });
+  const peer = table.peers[seat];
+  assert.ok(peer !== undefined && peer.waitingOn().join() === `${on}` && table.genesis.host === 0);
+  const seen: string[] = [];
+  const identity = table.identities[seat] as Identity;
+  const runner = new SeatRunner(identity, new MemoryFiles(), {
+    hostTimeout: 5,
+    moveTimeout: 3,
+    listener: { ...quietListener, progress: (kind) => void seen.push(kind) },
+  });
+  const host = table.identities[0] as Identity;
+  const link = new HostLink(identity, "Tess", { host: "127.0.0.1", port: 1, fingerprint: fingerprint(host.public), gameId: table.genesis.data.game_id });
+  runner.peer = peer;
+  runner.seat = seat;
+  runner.witness = new MoveWitness(table.genesis, seat, 20);
+  runner.link = link;
+  return [runner, link, seen];
+}
+
+test("a game that stands still on another seat is given up at the stall time-out, with nothing signed", () => {
+  const [runner, link, seen] = seatWaitingOn(1, 2);
+  assert.equal(runner.stallTimeout, 8);
+  runner.onTick(100, true);
+  runner.onTick(107.9, false);
+  assert.ok(runner.stalled === null && !link.isLeaving);
+  runner.onTick(108, true);
+  assert.deepEqual(runner.stalled, [2, 8]);
+  assert.ok(link.isLeaving && seen.at(-1) === STALLED && runner.accusation === null);
+  assert.deepEqual(link.outgoing(), []); // no receipt, no claim
+});
+
+test("a game that waits on us is never given up", () => {
+  const [runner, link] = seatWaitingOn(2, 2);
+  runner.onTick(100, true);
+  runner.onTick(1000, true);
+  assert.ok(runner.stalled === null && !link.isLeaving);
+});
