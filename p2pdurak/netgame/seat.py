@@ -410,7 +410,9 @@ class SeatRunner:
         if self._stall_since is None:
             self._stall_since = now
         # (since the later of: the last entry that moved the game on, and our first tick that saw it stand still)
-        waited = now - max(self._stall_since, self._quiet_since if self._quiet_since is not None else now)
+        # (no entry since a resume: from that first tick, as R-GAME-21a says; `now` here never let the clock run)
+        quiet = self._quiet_since if self._quiet_since is not None else self._stall_since
+        waited = now - max(self._stall_since, quiet)
         if waited < self.stall_timeout:
             return False
         self.stalled = (waiting[0], waited)
