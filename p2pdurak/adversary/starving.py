@@ -231,10 +231,7 @@ def scenarios() -> tuple[Scenario, ...]:
                  "chain: no seat audits on that branch, and both see the equivocation", ("R-PEER-38c", "R-GAME-23",
                  "R-GAME-26", "R-LOG-17"), forking_host,
                  Expect("faulted", "equivocation", HOST, verify="invalid", how=None, victims=(WITNESS,)),
-                 timeout=60.0, extra=fork_shown,
-                 gap="on main since about 16:10 the mesh link between seats 1 and 2 never comes up in this plan: seat "
-                     "2 connects once, both sides' hello then hang until the game ends (starved-seat's, same seed, "
-                     "completes); so the fork is never made. It passed before; the sim's fork: 600 seeds, none"),
+                 timeout=60.0, extra=fork_shown),
         Scenario("audit-starved-no-mesh", "as audit-starved, without the mesh: the claim is attested, and it only "
                  "excuses the seat's audit", ("R-PEER-39",), lambda: audit_starving_host(mesh=False),
                  expect("audit-starved"), timeout=60.0, extra=result_stands),
