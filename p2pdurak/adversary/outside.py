@@ -82,10 +82,12 @@ def starve_when_due(victim: int) -> Callable[[AdversaryTable, int, int], None]:
     return hook
 
 
-async def run(out: Path, *, hide: int | None, starve: int | None, seed: int, timeout: float) -> dict[str, object]:
+async def run(out: Path, *, hide: int | None, starve: int | None, seed: int, timeout: float,
+              move_timeout: float = 3.0) -> dict[str, object]:
     hook = hide_from(hide) if hide is not None else starve_when_due(starve) if starve is not None else None
-    plan = Plan(options=Options(deck=24, players=3), seed=seed, shuffle_proofs=True, move_timeout=3.0,
-                censor_timeout=4.0, hook=hook, view=(lambda t: Starve(starve)) if starve is not None else None)
+    plan = Plan(options=Options(deck=24, players=3), seed=seed, shuffle_proofs=True, move_timeout=move_timeout,
+                censor_timeout=max(4.0, move_timeout + 1), host_timeout=max(12.0, 4 * move_timeout), hook=hook,
+                view=(lambda t: Starve(starve)) if starve is not None else None)
     # the mesh listener waits for a browser's request as long as a real seat does (its TCP links are not raced here)
     table = await open_table(plan, out / "profile", replace(ADVERSARY_CONFIG, mesh_sniff=NetConfig().mesh_sniff))
     del table.runners[OUTSIDE:], table.clients[OUTSIDE:]  # that seat is played elsewhere
@@ -130,9 +132,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--starve", type=int, default=None, help="the seat the host sends no entry once it is due")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=90.0)
+    parser.add_argument("--move-timeout", type=float, default=3.0, help="every clock of the seats inside (s)")
     args = parser.parse_args(argv)
     summary = trio.run(lambda: run(args.out, hide=args.hide, starve=args.starve, seed=args.seed,
-                                          timeout=args.timeout))
+                                          timeout=args.timeout, move_timeout=args.move_timeout))
     print(json.dumps(summary), flush=True)
     return 0
 

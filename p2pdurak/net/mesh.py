@@ -326,7 +326,8 @@ class Mesh:
         with trio.fail_after(timeout):
             websocket = False
             if isinstance(stream, trio.SocketStream):
-                sniffed = await sniff(stream, self.config.max_frame, self.config.mesh_sniff)
+                sniffed = await sniff(stream, self.config.max_frame, self.config.mesh_sniff,
+                                      lambda: self._all_listen(len(roster), own))
                 if sniffed is None:
                     return None
                 websocket = isinstance(sniffed, WebSocketMeshStream)
@@ -345,6 +346,11 @@ class Mesh:
             check_transport_key(fs.stream, hello.key, seat)
             await fs.send(m.Welcome(sign_hello(self.identity, b"mesh-server", *args)).encode())
             return seat, fs
+
+    def _all_listen(self, seats: int, own: int) -> bool:
+        """Every seat but ours and the host's (which takes no part) announced a listener: no browser seat is at the
+        table, so nobody dials us over a WebSocket (R-NET-76)."""
+        return sum(1 for s in self.endpoints if s != own) >= seats - 2
 
     async def _run_link(self, seat: int, fs: FramedStream) -> None:
         old = self.links.get(seat)

@@ -4,7 +4,8 @@ a seat that can.
 The mesh listener speaks first on a plain TCP link (its Challenge), so a dialer that speaks first can only be an
 HTTP client: `sniff` waits up to NetConfig.mesh_sniff (0.3 s) for the first bytes of a connection; `GET ` opens the
 WebSocket handshake (path /mesh, RFC 6455, done by wsproto), anything else, or nothing, is the TCP frames of today.
-So every TCP link comes up that much later. On a WebSocket each binary message is one frame's payload (R-NET-101):
+A TCP link comes up that much later, unless every seat but the host's announced a listener: then no browser seat
+is at the table and the listener does not wait. On a WebSocket each binary message is one frame's payload (R-NET-101):
 `WebSocketMeshStream` hands the mesh's FramedStream the length-prefixed bytes it expects and cuts what the mesh
 writes into one message per frame, so the hello, the slots, max_frame and every time-out are those of the TCP link.
 """
@@ -12,6 +13,7 @@ writes into one message per frame, so the hello, the slots, max_frame and every 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 import trio
 from wsproto import ConnectionType, WSConnection
@@ -32,6 +34,7 @@ from p2pdurak.net.framing import HEADER
 from p2pdurak.net.transport import remote_address
 
 MESH_PATH = "/mesh"
+_POLL = 0.01  # seconds between looks at whether a browser seat can still be the dialer
 _WS_START = b"GET "
 _CHUNK = 65536
 _TOO_BIG, _POLICY = 1009, 1008  # WebSocket close codes
@@ -65,12 +68,18 @@ class Prefixed(trio.abc.Stream):
         await self.stream.aclose()
 
 
-async def sniff(stream: trio.abc.Stream, max_frame: int, wait: float) -> trio.abc.Stream | None:
+async def sniff(stream: trio.abc.Stream, max_frame: int, wait: float,
+                no_browser: Callable[[], bool] = lambda: False) -> trio.abc.Stream | None:
     """The connection as the mesh should read it: a WebSocketMeshStream after its handshake, or the TCP stream with
-    what the sniff read put back. None: the connection ended, or asked for another path (refused with 404)."""
+    what the sniff read put back. None: the connection ended, or asked for another path (refused with 404). The wait
+    ends early once `no_browser()` (every seat that may dial us is known to listen: a TCP dialer)."""
     head = b""
-    with trio.move_on_after(wait):
-        while len(head) < len(_WS_START) and _WS_START.startswith(head):
+    deadline = trio.current_time() + wait
+    while len(head) < len(_WS_START) and _WS_START.startswith(head) and not no_browser():
+        left = deadline - trio.current_time()
+        if left <= 0:
+            break
+        with trio.move_on_after(min(left, _POLL)):
             data = await stream.receive_some(len(_WS_START) - len(head))
             if not data:
                 return None

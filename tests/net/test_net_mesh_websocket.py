@@ -3,6 +3,8 @@ listener, one binary message a frame, the same hello as a TCP mesh link; the TCP
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import trio
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import (
@@ -19,7 +21,7 @@ from p2pdurak.crypto.identity import Identity
 from p2pdurak.net import messages as m
 from p2pdurak.net.api import NetEvent
 from p2pdurak.net.hello import check_hello, fresh_challenge, sign_hello
-from tests.net.net_harness import GAME_ID, until
+from tests.net.net_harness import FAST, GAME_ID, until
 from tests.net.test_net_mesh import mesh_of, peers
 
 
@@ -85,8 +87,8 @@ class WsClient:
 
 async def test_a_websocket_mesh_link_carries_direct_moves_and_receipts_both_ways() -> None:
     """The browser holds seat 0, below the listener's seat 1 (a browser dials every seat that listens), while seat 2
-    links to seat 1 over TCP on the same port."""
-    ids = [Identity.generate() for _ in range(3)]
+    links to seat 1 over TCP on the same port (seat 3 stands for the host, which takes no part in the mesh)."""
+    ids = [Identity.generate() for _ in range(4)]
     roster = [i.public for i in ids]
     events: list[NetEvent] = []
     listener, app = mesh_of(ids[1], 1, roster, events)
@@ -117,8 +119,30 @@ async def test_a_websocket_mesh_link_carries_direct_moves_and_receipts_both_ways
         nursery.cancel_scope.cancel()
 
 
+async def test_a_listener_that_knows_every_seat_listens_does_not_wait_for_a_browser() -> None:
+    """Every seat but the host's announced a listener: no browser is at the table, and the Challenge goes at once."""
+    ids = [Identity.generate() for _ in range(3)]  # seat 2 stands for the host
+    roster = [i.public for i in ids]
+    events: list[NetEvent] = []
+    listener, _ = mesh_of(ids[1], 1, roster, events)
+    listener.config = replace(FAST, mesh_sniff=60.0)  # (a wait it would never end by itself in this test)
+    other, _ = mesh_of(ids[0], 0, roster, events)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(listener.run)
+        nursery.start_soon(other.run)
+        await listener.listening.wait()
+        await other.listening.wait()
+        listener.set_peers(peers((0, other), (1, listener)))
+        assert listener.port
+        stream = await trio.open_tcp_stream("127.0.0.1", listener.port)
+        with trio.fail_after(10):
+            assert await stream.receive_some(4)  # the Challenge's frame, unasked
+        await stream.aclose()
+        nursery.cancel_scope.cancel()
+
+
 async def test_the_websocket_hello_is_the_mesh_hello_and_faults_close_only_that_link() -> None:
-    ids = [Identity.generate() for _ in range(2)]
+    ids = [Identity.generate() for _ in range(3)]  # seat 2 stands for the host, which takes no part in the mesh
     roster = [i.public for i in ids]
     stranger = Identity.generate()
     events: list[NetEvent] = []

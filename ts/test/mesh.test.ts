@@ -85,15 +85,15 @@ function verify(path: string): Report {
   return JSON.parse(checked.stdout) as Report;
 }
 
-async function playOurSeat(link: string, seed: string): Promise<[SeatRunner, Awaited<ReturnType<typeof runSeat>>]> {
+async function playOurSeat(link: string, seed: string, moveTimeout = 3): Promise<[SeatRunner, Awaited<ReturnType<typeof runSeat>>]> {
   const invite = parseInvite(link);
   const identity = Identity.generate(seededRng(`${seed} identity`));
   const runner = new SeatRunner(identity, new MemoryFiles(), {
     player: easyChooser(seededRng(`${seed} bot`)),
     rng: seededRng(`${seed} deck`),
-    censorTimeout: 4,
-    moveTimeout: 3,
-    hostTimeout: 12,
+    censorTimeout: Math.max(4, moveTimeout + 1),
+    moveTimeout,
+    hostTimeout: Math.max(12, 4 * moveTimeout),
   });
   const hostLink = new HostLink(identity, "Tess", invite, { rng: seededRng(`${seed} hello`) });
   const ending = await runSeat(hostLink, runner, new TcpTransport(invite.host, invite.port), { meshDial: webSocketMesh, config: FAST });
@@ -168,9 +168,10 @@ for (const [victim, who] of [[US, "us"], [1, "seat 1"]] as const) {
       return;
     }
     const dir = mkdtempSync(join(tmpdir(), "p2pdurak-mesh-"));
-    const [table, link, summary, output] = startTable(dir, "--starve", String(victim));
+    // (clocks long enough that the time forwarding takes on a loaded machine never runs a seat's move time out)
+    const [table, link, summary, output] = startTable(dir, "--starve", String(victim), "--move-timeout", "15");
     try {
-      const [runner, ending] = await playOurSeat(await link, `mesh starved ${victim}`);
+      const [runner, ending] = await playOurSeat(await link, `mesh starved ${victim}`, 15);
       const inside = await summary;
       const log = output.join("\n");
       assert.equal(inside.timed_out, false, log);
@@ -187,7 +188,7 @@ for (const [victim, who] of [[US, "us"], [1, "seat 1"]] as const) {
       for (const name of ["host.dlog", "seat-1.dlog"]) {
         const report = verify(join(dir, name));
         assert.equal(report.valid, true, `${name}: ${JSON.stringify(report)}`);
-        assert.equal(report.how, "result", name);
+        assert.equal(report.how, "result", `${name}: ${JSON.stringify(report)} ${log}`);
         assert.equal(report.result?.forfeit, null, name);
       }
     } finally {
