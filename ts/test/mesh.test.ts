@@ -168,10 +168,11 @@ for (const [victim, who] of [[US, "us"], [1, "seat 1"]] as const) {
       return;
     }
     const dir = mkdtempSync(join(tmpdir(), "p2pdurak-mesh-"));
-    // (clocks long enough that the time forwarding takes on a loaded machine never runs a seat's move time out)
-    const [table, link, summary, output] = startTable(dir, "--starve", String(victim), "--move-timeout", "15");
+    // (8 s clocks: the time forwarding takes on a loaded machine never runs a seat's move time out; longer ones
+    // make this game longer, by about two of them)
+    const [table, link, summary, output] = startTable(dir, "--starve", String(victim), "--move-timeout", "8");
     try {
-      const [runner, ending] = await playOurSeat(await link, `mesh starved ${victim}`, 15);
+      const [runner, ending] = await playOurSeat(await link, `mesh starved ${victim}`, 8);
       const inside = await summary;
       const log = output.join("\n");
       assert.equal(inside.timed_out, false, log);
