@@ -71,10 +71,6 @@ def test_natlab_symmetric_nats_keep_the_relay(tmp_path: Path) -> None:
             assert "hole-punched" not in seat.out, seat.out
 
 
-@pytest.mark.xfail(strict=False, reason="open bug (session 7): since this session's changes the libp2p host sometimes "
-                   "never ends (2 of 3 runs side by side, 1 in the clean-clone CI run): it names the cut-off seat "
-                   "silent in the deal, the other seat's link has just moved to a hole-punched connection, and no "
-                   "abort follows; over TCP and over libp2p on loopback the same cut ends the game at once")
 def test_natlab_a_relay_that_drops_a_seats_traffic_mid_game_ends_it_cleanly(tmp_path: Path) -> None:
     """The relay stops passing anything of home 2's seat once the game runs: as when a host censors, the time-outs
     end it. The host and the other seat time it out (both clocks agree: an attested silent-seat claim naming it,
@@ -91,10 +87,13 @@ def test_natlab_a_relay_that_drops_a_seats_traffic_mid_game_ends_it_cleanly(tmp_
         assert table.host is not None
         seen = read_until(table.host.process, "[host] links:", 60)
         lab.relay_drops(2)
-        table.finish(120)
+        # home 2 gives up by design; the host ends on its own, lingering up to linger_timeout for home 2's receipt
+        # of the end (R-NET-54), which never comes: killed when home 2 gave up, it lost that race under load
+        table.finish(120, expected_to_fail=(2,))
         host_out = "".join(seen) + table.host.out
         joins = "".join(f"\n== {home_name(i + 1)}:\n{j.out}{j.err[-3000:]}" for i, j in enumerate(table.joins))
-        assert table.host.process.returncode == 0, host_out + table.host.err[-3000:] + joins
+        code = table.host.process.returncode
+        assert code == 0, f"host exit {code}\n" + host_out + table.host.err[-3000:] + joins
         report = json.loads(host_out.strip().splitlines()[-1])["report"]
         assert report["how"] == "abort", (report, lab.relay_drops_counted())
         # the cut seat's receipts cannot reach anyone either, so the claim both clocks sign is not proven (R-PEER-38b):
