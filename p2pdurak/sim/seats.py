@@ -95,6 +95,7 @@ class SimSeat:
         self.raised: str | None = None
         self.idle: tuple[float, int] | None = None  # (since when, at which chain length) the bot has waited
         self.peers_known = True  # the mesh peers' addresses are known (a restarted process learns them from the host)
+        self.genesis_held = False  # our process holds the genesis (the mesh hello needs it)
 
     def _new_runner(self) -> SimRunner:
         runner = self.make_runner(
@@ -161,6 +162,18 @@ class SimSeat:
             self.raised = "".join(traceback.format_exception_only(exc)).strip()
             self.table.seat_raised(self, traceback.format_exc())
             self.die()
+        else:
+            self._hello_when_genesis()
+
+    def _hello_when_genesis(self) -> None:
+        """Our first genesis: the mesh links whose other seat holds it too finish their hello and come up."""
+        if self.genesis_held or not self.alive or self.runner.peer is None:
+            return
+        self.genesis_held = True
+        if self.mesh is not None and self.peers_known:
+            for link in self.mesh.links.values():
+                if self.table.link_ends_alive(link):
+                    link.set_ends(True)
 
     def host_frame(self, frame: object) -> None:
         client = self.client
@@ -256,6 +269,7 @@ class SimSeat:
         self.runner.client = cast(Client, self.client)
         self.alive = True
         self.peers_known = False  # a new process knows where its mesh peers listen only once the host says (Peers)
+        self.genesis_held = False
         if self.link is not None and self.table.link_ends_alive(self.link):
             self.link.set_ends(True)
         self.loop.after(self.tick_every, self.tick)

@@ -71,6 +71,7 @@ class SimTable:
                 link = Link(self.loop, self.dice, f"mesh-{a}-{b}", base)
                 link.ends = [partial(self.seats[a].mesh_frame, b), partial(self.seats[b].mesh_frame, a)]
                 link.on_up = partial(self._mesh_up, a, b)
+                link.ends_up = False  # no hello yet: it needs both seats' genesis (the roster, R-NET-71)
                 self.mesh_links[(a, b)] = link
                 self.meshes[a].links[b] = link
                 self.meshes[b].links[a] = link
@@ -109,11 +110,12 @@ class SimTable:
 
     def link_ends_alive(self, link: Link) -> bool:
         """Both ends of `link` run (a seat that is back from a crash takes up only such links); a mesh link also needs
-        both seats' listeners known (a restarted process announces its new one through the host)."""
+        both seats' listeners known (a restarted process announces its new one through the host) and both seats'
+        genesis: the mesh hello checks the roster, so no frame crosses a link before both hold it."""
         for (a, b), mesh in self.mesh_links.items():
             if mesh is link:
                 seats = (self.seats[a], self.seats[b])
-                return all(seat.alive and seat.peers_known for seat in seats)
+                return all(seat.alive and seat.peers_known and seat.runner.peer is not None for seat in seats)
         return not self.host.gone
 
     # ----------------------------------------------------------------- what the adversary sees, what went wrong
