@@ -30,7 +30,7 @@ from wsproto.events import (
 from wsproto.utilities import LocalProtocolError, RemoteProtocolError
 
 from p2pdurak.net.errors import ConnectionClosed, NetFault
-from p2pdurak.net.framing import HEADER
+from p2pdurak.net.messageframes import MessageFrameStream
 from p2pdurak.net.transport import remote_address
 
 MESH_PATH = "/mesh"
@@ -90,18 +90,16 @@ async def sniff(stream: trio.abc.Stream, max_frame: int, wait: float,
     return ws if await ws.handshake(head) else None
 
 
-class WebSocketMeshStream(trio.abc.Stream):
+class WebSocketMeshStream(MessageFrameStream):
     """One accepted WebSocket as a byte stream of length-prefixed frames (the server side)."""
 
     def __init__(self, stream: trio.abc.Stream, max_frame: int) -> None:
+        super().__init__()
         self.stream = stream
         self.max_frame = max_frame
         self.remote_address = remote_address(stream)
         self._ws = WSConnection(ConnectionType.SERVER)
-        self._inbound = bytearray()  # whole frames, length-prefixed, not read yet
         self._message = bytearray()  # the binary message being received
-        self._outbound = bytearray()  # bytes written by the mesh, not yet a whole frame
-        self._eof = False
         self._closed = False
 
     async def handshake(self, head: bytes) -> bool:
@@ -137,15 +135,7 @@ class WebSocketMeshStream(trio.abc.Stream):
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             raise trio.BrokenResourceError(str(exc)) from exc
 
-    async def receive_some(self, max_bytes: int | None = None) -> bytes:
-        while not self._inbound and not self._eof:
-            await self._receive_more()
-        size = len(self._inbound) if max_bytes is None else max_bytes
-        data = bytes(self._inbound[:size])
-        del self._inbound[:size]
-        return data
-
-    async def _receive_more(self) -> None:
+    async def _receive_message(self) -> None:
         data = await self.stream.receive_some(_CHUNK)
         if not data:
             self._eof = True
@@ -158,7 +148,7 @@ class WebSocketMeshStream(trio.abc.Stream):
                     await self._close(_TOO_BIG)
                     raise NetFault("frame-too-large", f"a WebSocket message over {self.max_frame} bytes")
                 if event.message_finished:
-                    self._inbound += len(self._message).to_bytes(HEADER, "big") + self._message
+                    self._deliver(self._message)
                     self._message = bytearray()
             elif isinstance(event, TextMessage):
                 await self._close(_POLICY)
@@ -173,24 +163,15 @@ class WebSocketMeshStream(trio.abc.Stream):
         if self._eof and self._message:
             raise ConnectionClosed("connection-closed", "the WebSocket closed inside a message")
 
-    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        """The mesh writes whole frames (FramedStream.send_many): each goes out as one binary message."""
+    def _check_open(self) -> None:
         if self._closed:
             raise trio.ClosedResourceError("closed")
-        self._outbound += data
-        while len(self._outbound) >= HEADER:
-            size = int.from_bytes(self._outbound[:HEADER], "big")
-            if len(self._outbound) < HEADER + size:
-                break
-            payload = bytes(self._outbound[HEADER:HEADER + size])
-            del self._outbound[:HEADER + size]
-            await self._write(BytesMessage(payload))
+
+    async def _send_message(self, payload: bytes) -> None:
+        await self._write(BytesMessage(payload))
 
     async def wait_send_all_might_not_block(self) -> None:
         await self.stream.wait_send_all_might_not_block()
-
-    async def send_eof(self) -> None:
-        await self.aclose()
 
     async def _close(self, code: int) -> None:
         if not self._closed:

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from p2pdurak.errors import PeerFault
 from p2pdurak.net import messages as m
 from p2pdurak.net.errors import NetFault
-from p2pdurak.net.framing import HEADER
+from p2pdurak.net.messageframes import MessageFrameStream
 
 NORMAL, POLICY_VIOLATION, TRY_AGAIN_LATER = 1000, 1008, 1013  # WebSocket close codes (R-NET-102)
 _GOODBYES = (b"\x92\x6e", b"\x93\x6d")  # how the payload of a Bye and of a net.Abort begin (9.2)
@@ -34,26 +34,16 @@ def _is_goodbye(payload: bytes) -> bool:
         return False
 
 
-class WebSocketStream(trio.abc.Stream):
+class WebSocketStream(MessageFrameStream):
     """One accepted WebSocket as a byte stream of length-prefixed frames. `remote_address` (the client's IP, for the
     hello slots) is what `net.transport.remote_address` reads off a stream that is not a socket."""
 
     def __init__(self, ws: WebSocket) -> None:
+        super().__init__()
         self.ws = ws
         self.remote_address = ws.client.host if ws.client is not None else ""
         self.closed = trio.Event()  # set by aclose: the ASGI handler returns
-        self._inbound = bytearray()  # frames received, length-prefixed, not yet read
-        self._outbound = bytearray()  # bytes written by the host, not yet a whole frame (never in practice)
-        self._eof = False
         self.goodbye = False  # a Bye or net.Abort went either way: the close is a normal one (1000), else 1008
-
-    async def receive_some(self, max_bytes: int | None = None) -> bytes:
-        if not self._inbound and not self._eof:
-            await self._receive_message()
-        size = len(self._inbound) if max_bytes is None else max_bytes
-        data = bytes(self._inbound[:size])
-        del self._inbound[:size]
-        return data
 
     async def _receive_message(self) -> None:
         if self.closed.is_set():
@@ -70,30 +60,21 @@ class WebSocketStream(trio.abc.Stream):
             raise NetFault("bad-message", "a text WebSocket message (a frame is a binary message)")
         # (hypercorn refused anything over max_frame; an empty message is an empty frame, which decodes to nothing)
         self.goodbye = self.goodbye or _is_goodbye(payload)
-        self._inbound += len(payload).to_bytes(HEADER, "big") + payload
+        self._deliver(payload)
 
-    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        """The host writes whole frames (FramedStream.send_many): each goes out as one binary message."""
+    def _check_open(self) -> None:
         if self.closed.is_set():
             raise trio.ClosedResourceError("closed")
-        self._outbound += data
-        while len(self._outbound) >= HEADER:
-            size = int.from_bytes(self._outbound[:HEADER], "big")
-            if len(self._outbound) < HEADER + size:
-                break
-            payload = bytes(self._outbound[HEADER:HEADER + size])
-            del self._outbound[:HEADER + size]
-            self.goodbye = self.goodbye or _is_goodbye(payload)
-            try:
-                await self.ws.send_bytes(payload)
-            except (RuntimeError, OSError) as exc:  # the client is gone (starlette: a send after the close)
-                raise trio.BrokenResourceError(str(exc)) from exc
+
+    async def _send_message(self, payload: bytes) -> None:
+        self.goodbye = self.goodbye or _is_goodbye(payload)
+        try:
+            await self.ws.send_bytes(payload)
+        except (RuntimeError, OSError) as exc:  # the client is gone (starlette: a send after the close)
+            raise trio.BrokenResourceError(str(exc)) from exc
 
     async def wait_send_all_might_not_block(self) -> None:
         return
-
-    async def send_eof(self) -> None:
-        await self.aclose()
 
     async def aclose(self, code: int | None = None) -> None:
         """Close the WebSocket: 1000 after a goodbye, else 1008 (a fault or a time-out: the host logs why)."""
