@@ -5,6 +5,7 @@ import { test } from "node:test";
 import type { Identity } from "../src/crypto/identity";
 import { MemoryTable } from "../src/peer/harness";
 import { tableView } from "../src/page/view";
+import { refusalText } from "../src/peer/words";
 import { Options, formatAction } from "../src/rules";
 import { SeatRunner } from "../src/seat/runner";
 import { MemoryFiles } from "../src/seat/store";
@@ -28,4 +29,16 @@ test("the view of a seat at its first move: its hand, the trump, whose move, and
   assert.ok(view.actions.every((a) => a.label.startsWith("Lead ")), JSON.stringify(view.actions));
   assert.deepEqual(view.seats.map((s) => [s.me, s.turn, s.cards]), [0, 1].map((s) => [s === mover.seat, s === mover.seat, 6]));
   assert.deepEqual([view.cpu, view.setupCpu, view.over], [1.5, 1.25, false]);
+});
+
+test("a refused entry in words: a bad signature or unreadable bytes blame nobody, a broken rule names its seat", () => {
+  const names = ["Hosty", "Browsy"];
+  const signature = refusalText(names, { reason: "bad-entry-signature", message: "entry", seat: 0, entry: 7 });
+  assert.equal(signature, "Entry 7 from the host did not check out: the host's signature of an entry does not verify. It may " +
+    "have been changed on its way here; we stopped and kept it as evidence (bad-entry-signature)");
+  const unreadable = refusalText(names, { reason: "non-canonical", message: "a longer form of an integer", seat: null, entry: 3 });
+  assert.match(unreadable, /^Entry 3 from the host could not be read \(a longer form of an integer\)\. It may have been damaged/);
+  assert.ok(!unreadable.includes("Hosty"));
+  const rules = refusalText(names, { reason: "wrong-seq", message: "seq 5, expected 4", seat: 0, entry: 4 });
+  assert.equal(rules, "Entry 4 from the host breaks the rules: Hosty is at fault (seq 5, expected 4); we stopped and kept it as evidence (wrong-seq)");
 });

@@ -3,7 +3,7 @@
 
 import { formatCard } from "../cards";
 import * as game from "../peer/game";
-import { player, players } from "../peer/words";
+import { player, players, refusalText } from "../peer/words";
 import { type Action, DECLARING, PLAYING, type State, formatAction } from "../rules";
 import type { SeatRunner } from "../seat/runner";
 
@@ -97,7 +97,7 @@ export function tableView(runner: SeatRunner, cpu = 0, setupCpu: number | null =
   const actions = st === null ? [] : legal.map((a) => ({ text: formatAction(a), label: actionLabel(a, st) }));
   let status: string;
   if (runner.accusation !== null) status = `We stopped: the host broke the rules. ${runner.errors[runner.errors.length - 1] ?? ""}`;
-  else if (peer.faulted !== null) status = `The game stopped: entry ${peer.faulted.entry} broke the rules (${peer.faulted.reason}: ${peer.faulted.message})`;
+  else if (peer.faulted !== null) status = refusalText(names, peer.faulted);
   else if (peer.over) status = resultWords(runner, names);
   else if (actions.length > 0) status = "Your move";
   else if (peer.pending !== null) status = "Sending your move…";

@@ -7,6 +7,7 @@
 import { toHex } from "../bytes";
 import { Identity } from "../crypto/identity";
 import { DurakError } from "../errors";
+import { refusalText } from "../peer/words";
 import { formatAction, parseAction } from "../rules";
 import { runSeat } from "../seat/driver";
 import { IdbFiles } from "../seat/idb";
@@ -29,7 +30,6 @@ const PROGRESS: Record<string, (text: string, done: number, total: number) => st
   "censored-move": () => "The host neither logged nor refused our move in time: we stopped and kept the proof",
   "false-reject": (text) => `The host refused a valid move of ours: we stopped and kept the proof (${text})`,
   "silent-host": (text) => `The host stopped answering: we stopped and kept the record (${text})`,
-  faulted: (text) => `The host sent an entry that breaks the rules: ${text}`,
   stalled: (text) => `The game stood still on other players and the host ended nothing: we gave it up, nobody loses by it (${text})`,
   "mesh-unlinked": (_, seat) => `No direct link to seat ${seat}: the host could hide our moves from that player`,
 };
@@ -56,6 +56,11 @@ function show(): void {
   if (setupCpu === null && runner.peer?.phase === "play") setupCpu = busy.seconds;
   const view = tableView(runner, busy.seconds, setupCpu);
   if (view !== null) post({ type: "view", view });
+}
+
+function namesOf(seat: SeatRunner): string[] {
+  const genesis = seat.peer?.genesis;
+  return genesis === undefined ? [] : Array.from({ length: genesis.seats }, (_, s) => genesis.name(s));
 }
 
 function words(exc: unknown): string {
@@ -121,7 +126,9 @@ async function join(chosen: string): Promise<void> {
     },
     progress: (kind, text = "", done = 0, total = 0) => {
       const say = PROGRESS[kind];
-      if (say !== undefined) post({ type: "progress", text: say(text, done, total) });
+      const fault = seat.peer?.faulted ?? null;
+      if (kind === "faulted" && fault !== null) post({ type: "progress", text: refusalText(namesOf(seat), fault) });
+      else if (say !== undefined) post({ type: "progress", text: say(text, done, total) });
       show();
     },
   };
@@ -145,7 +152,8 @@ async function join(chosen: string): Promise<void> {
     });
     show();
     const done = seat.peer?.over === true;
-    const text = ending.reason === "game-over" ? (done ? "The game is over" : "The host ended the game") : `The session ended (${ending.reason})`;
+    let text = ending.reason === "game-over" ? (done ? "The game is over" : "The host ended the game") : `The session ended (${ending.reason})`;
+    if (seat.peer?.faulted != null) text = "We left the table: the transcript holds every entry we received, the refused one last";
     post({ type: "ended", text, transcript: seat.genesisBytes === null ? null : toHex(seat.transcript()) });
   } catch (exc) {
     post({ type: "error", text: words(exc) });

@@ -89,3 +89,23 @@ export function invalidText(report: VerifyReport): string {
   if ((reason === "bad-options" && report.entry === null) || report.seat === null) return `${where}: ${report.message}`;
   return `${where}: ${player(names, report.seat)} is at fault: ${report.message}`;
 }
+
+/** What a seat says when it refuses entry `fault.entry` from its host (the page's words, R-GAME-26), the reason code
+ * last. As in `invalidText`: a signature that does not verify, or bytes that do not decode, blame nobody (they may
+ * have changed on the way); any other fault names the seat it proves at fault. */
+export function refusalText(
+  names: readonly string[],
+  fault: { readonly reason: string; readonly message: string; readonly seat: number | null; readonly entry: number },
+): string {
+  const { reason, entry } = fault;
+  const kept = `we stopped and kept it as evidence (${reason})`;
+  const signature = SIGNATURES[reason];
+  if (signature !== undefined) {
+    return `Entry ${entry} from the host did not check out: ${signature}. It may have been changed on its way here; ${kept}`;
+  }
+  if (UNREADABLE.has(reason)) {
+    return `Entry ${entry} from the host could not be read (${fault.message}). It may have been damaged on its way here; ${kept}`;
+  }
+  const who = fault.seat === null ? "" : `: ${player(names, fault.seat)} is at fault`;
+  return `Entry ${entry} from the host breaks the rules${who} (${fault.message}); ${kept}`;
+}
