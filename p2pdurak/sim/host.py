@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.errors import PeerFault
-from p2pdurak.log import Rejected, Sequencer, authenticate_move, sha256
+from p2pdurak.log import Rejected, Sequencer, authenticate_move, sha256, verify_reject
 from p2pdurak.log.faults import LogFault
 from p2pdurak.net import messages as m
 from p2pdurak.net.api import SeatInfo
@@ -20,6 +20,7 @@ from p2pdurak.net.silence import SilenceClocks
 from p2pdurak.netgame.host import GameHost
 from p2pdurak.netgame.seat import SeatRunner
 from p2pdurak.peer import Peer
+from p2pdurak.peer.rejects import judge_reject
 from p2pdurak.sim.links import Link
 
 if TYPE_CHECKING:
@@ -217,9 +218,23 @@ class SimHost:
         return None if rejected is None else rejected.reason
 
     def refused_honestly(self, move: bytes) -> bool:
-        """The host's sequencer refused `move` by its own check at the head (a race, or a move made on a stale
-        view), not with a Reject the adversary chose."""
-        return self.refusal(move) is not None and sha256(move) not in self.forced
+        """The host refused `move` by its own check at the head (a race, or a move made on a stale view): its
+        sequencer refused it, or the adversary signed a Reject of a move that fails the host's check where that
+        Reject says it was judged. The second is honest whatever reason the Reject gives: SPEC R-PEER-52 (6) and
+        R-GAME-22 judge a Reject only by whether the move passes at its length (an honest reject with a wrong
+        reason proves nothing and settles the move), and the host's own check would have refused the move there
+        and read its key all the same (SPEC 11: the peek of a move its own check refuses at the head). The same
+        code judges it as the seats do (sim seeds 1004274 and 1006311, false-reject: a stale-counter or
+        not-your-turn Reject of a Play that failed `not-attacker` at the head, which the seat rightly settled)."""
+        rejected = self.sequencer._rejected.get(sha256(move))
+        if rejected is None:
+            return False
+        if sha256(move) not in self.forced:
+            return True
+        genesis = self.sequencer.genesis
+        judged = judge_reject(genesis, self.entries, authenticate_move(genesis, move),
+                              verify_reject(genesis, rejected.reject_bytes), over=False)
+        return judged is not None and not judged.false
 
     def confirm(self, seat: int, mid: int) -> None:
         """Tell `seat` its move `mid` was taken (whatever became of it)."""

@@ -213,10 +213,11 @@ def _leaks(table: SimTable, checked: Checked) -> list[Violation]:
     """A card of an honest seat the adversary could read and the game never opened. SPEC 11 admits one kind: the
     card's own move (a Play, Beat, transfer, shown trump or declaration carries the card's last key) that never
     reached the chain, where the host refused it by its own check at the head (a race, or a move made on a stale
-    view, whatever order or delay the host chose), or where the game then reaches no result (a false Reject is the
-    host's proven fault or an accusation, a move never appended an accusation). Any other way is a violation: a key
-    from a Reveal or an audit, or a card move the host refused or kept back in a game that still ends with a
-    result."""
+    view, whatever order or delay the host chose; a Reject the adversary signed counts when the move fails there,
+    whatever its reason says, as R-PEER-52 (6) judges it: SimHost.refused_honestly), or where the game then
+    reaches no result (a false Reject is the host's proven fault or an accusation, a move never appended an
+    accusation). Any other way is a violation: a key from a Reveal or an audit, or a card move the host refused or
+    kept back in a game that still ends with a result."""
     knowledge = table.knowledge
     if knowledge is None:
         return []

@@ -94,6 +94,36 @@ def test_the_limits_of_spec_11_are_no_violations() -> None:
     assert CHALLENGE not in _kinds(left.violations)
 
 
+@pytest.mark.parametrize(("seed", "victim", "reason"), [(1004274, 2, "stale-counter"), (1006311, 3, "not-your-turn")])
+def test_a_reject_with_a_wrong_reason_of_a_move_that_fails_anyway_is_an_honest_refusal(
+        seed: int, victim: int, reason: str) -> None:
+    """Sim seeds 1004274 and 1006311 (false-reject) were reported as a card leak in a game that still ends with a
+    result: the host's chosen Reject came on a Play that fails its own check at the head (`not-attacker`, the seat
+    signed it on a view the chain had left), so the seat rightly judged it honest (R-PEER-52 (6)) and played on.
+    The peek is the one SPEC 11 admits for a move the host's check refuses at the head, whatever reason it gives."""
+    result = run_seed(seed)
+    assert f"refuses seat {victim}'s move with a signed Reject ({reason})" in "\n".join(result.trace)
+    assert "host: " in result.trace[2] and "ended game-over" in result.trace[2]
+    assert LEAK not in _kinds(result.violations)
+
+
+def test_a_false_reject_that_a_seat_lets_settle_its_move_is_still_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 1066 (false-reject): the host refuses seat 1's valid Play with `move-equivocation`, a reason no chain can
+    show; the seats hold the move and the game ends without a result. With seats that take every Reject as honest
+    (no R-GAME-22 or R-GAME-25 judgement) the game ends with a result and the peek is a violation: the invariant
+    tells an honest refusal from a false one by the move at the Reject's length, not by who chose the Reject."""
+    import p2pdurak.netgame.seat as seat_module
+    from p2pdurak.peer.rejects import RejectJudgement
+
+    held = run_seed(1066, "false-reject")
+    assert any("refuses seat 1's move with a signed Reject (move-equivocation)" in line for line in held.trace)
+    assert LEAK not in _kinds(held.violations)
+    monkeypatch.setattr(seat_module, "judge_reject",
+                        lambda *args, **kwargs: RejectJudgement(False, False, False, "taken as honest"))
+    settled = run_seed(1066, "false-reject")
+    assert any(v.invariant == LEAK and v.seat == 1 for v in settled.violations)
+
+
 def test_a_leak_beyond_the_limit_is_still_found(monkeypatch: pytest.MonkeyPatch) -> None:
     """The audit a forked seat publishes on the host's branch is no card move: the leak stays a violation (sim seed
     1173, fork, found both honest seats' hands before R-GAME-23's vouched receipts; here with the audit gate of
