@@ -615,7 +615,8 @@ class HostServer:
             self._send(conn, m.Reject(message.mid, result.reject))
         else:
             self._send(conn, m.Received(message.mid))
-            self._clocks.spoke(seat, armed)  # it spoke; unless submit re-armed the clocks for the new state already
+            if result.entries:  # (a move already on the chain, sent again after a resume, is no answer: R-NET-61)
+                self._clocks.spoke(seat, armed)  # it spoke; unless submit re-armed the clocks for the new state
         if result.entries:
             self._extend(result.entries)  # (submit may have called finish() on the last move of the game)
 

@@ -402,9 +402,12 @@ class SeatRunner:
         assert peer is not None and seat is not None
         host = peer.genesis.host
         waiting = peer.waiting_on()
-        if seat in waiting and self._audit_held(peer):
-            waiting = tuple(s for s in waiting if s != seat)  # (our audit waits for receipts that never come)
-        if seat == host or not waiting or seat in waiting or host in waiting:
+        held = seat in waiting and self._audit_held(peer)
+        if held:
+            # our audit waits for receipts (or the host's own copy of the end of play) that may never come: the game
+            # then stands still on others even when it waits on nobody else (a linked seat that never answers)
+            waiting = tuple(s for s in waiting if s != seat)
+        if seat == host or not (waiting or held) or seat in waiting or host in waiting:
             self._stall_since = None
             return False
         if self._stall_since is None:
@@ -415,6 +418,8 @@ class SeatRunner:
         waited = now - max(self._stall_since, quiet)
         if waited < self.stall_timeout:
             return False
+        if not waiting:  # (the seats whose receipt our audit waits for; the host, if it never sent us the end)
+            waiting = self._audit_waits_on(peer)
         self.stalled = (waiting[0], waited)
         self.judgement = (f"the game waited on seat(s) {list(waiting)} for {waited:.1f} s in phase {peer.phase} and "
                           "the host ended nothing")
@@ -805,6 +810,15 @@ class SeatRunner:
                 index = gate.forked_length - 1
                 mesh.forward(gate.forked, [(index, self.entries[index])])
         return self.forked_by is not None or not gate.open
+
+    def _audit_waits_on(self, peer: Peer) -> tuple[int, ...]:
+        """The seats our held audit waits on (R-PEER-38c): those whose receipt of the end we lack, the seat that
+        showed us a fork, or the host when it never sent us the end itself."""
+        if self.forked_by is not None:
+            return (self.forked_by,)
+        mesh: SeatMesh | None = self.client.mesh if self.client is not None else None
+        gate = peer.audit_gate(linked=mesh.linked() if mesh is not None else ())
+        return tuple(s for s in gate.waiting if s != peer.seat) or (peer.genesis.host,)
 
     # ----------------------------------------------------------------- silent-seat claims (SPEC.md R-GAME-19)
 

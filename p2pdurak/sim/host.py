@@ -180,7 +180,8 @@ class SimHost:
             self.send(seat, m.Reject(mid, result.reject))
         else:
             self.send(seat, m.Received(mid))
-            self.clocks.spoke(seat, armed)
+            if result.entries:  # (a resent move already on the chain is no answer, R-NET-61)
+                self.clocks.spoke(seat, armed)
         if result.entries:
             self.append(result.entries)
 

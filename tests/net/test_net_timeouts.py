@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from p2pdurak.crypto.identity import Identity
+from p2pdurak.net.api import Submission
 from p2pdurak.net.host import SESSION, HostServer
 from tests.net.net_harness import FAST, ListSequencer, RawPeer, Seat, hosting, until
 
@@ -96,3 +97,29 @@ async def test_on_silent_may_end_the_game_and_the_abort_entry_still_arrives_firs
         for s in seats:
             assert s.app.entries == [b"abort:\x01"]
             assert s.ending is not None and s.ending.reason == "aborted"
+
+
+async def test_a_move_already_on_the_chain_sent_again_does_not_stop_the_clock() -> None:
+    """A seat resumed from a file that lost the entry of its last move sends that move again (R-GAME-6): the log
+    holds it, nothing is appended, and the game still waits on the seat. Before, that resend stopped the seat's
+    clock; a seat that then died for good was never named silent, and the host's game never ended (sim seed
+    1001638, faults)."""
+
+    class Resent(ListSequencer):
+        def submit(self, seat: int, move: bytes) -> Submission:
+            if move.startswith(b"again"):
+                self.submitted.append((seat, move))
+                return Submission()  # (the sequencer's duplicate: Received, no entry)
+            return super().submit(seat, move)
+
+    app = Resent()
+    async with hosting(app, seats=2) as (host, invite, _events, nursery):
+        seats = [Seat(invite, f"p{i}") for i in range(2)]
+        for s in seats:
+            nursery.start_soon(s.run)
+            await until(lambda: s.client.seat is not None)  # noqa: B023
+        await until(lambda: all(s.client.has_genesis for s in seats))
+        host.wait_for([1], 0.3)
+        seats[1].client.send_move(b"again")
+        await until(lambda: app.silent != [])
+        assert app.silent == [1] and host.entries == [b"abort:\x01"]

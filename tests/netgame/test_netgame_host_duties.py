@@ -11,8 +11,12 @@ from p2pdurak.log.moves import sign_reject
 from p2pdurak.netgame.seat import STALLED, QuietListener, SeatRunner
 from p2pdurak.netgame.waiting import seats_waited_on
 from p2pdurak.peer import Peer
+from p2pdurak.peer import game as game_phases
+from p2pdurak.peer.harness import MemoryTable, random_chooser
 from p2pdurak.peer.messages import Ack
 from p2pdurak.peer.verify import verify_transcript_bytes
+from p2pdurak.randomness import SeededRng, random_below
+from p2pdurak.rules import Options
 from tests.accusation.accusation_helpers import Game, game
 
 SEAT = 1
@@ -181,3 +185,58 @@ def test_a_game_waiting_on_us_is_never_given_up(tmp_path: Path) -> None:
     runner.on_tick(100.0, True)
     runner.on_tick(200.0, True)
     assert runner.stalled is None and not client.left
+
+
+class SilentLink:
+    """A mesh with one live link, to a seat that never sends a receipt (it is gone, or will not answer)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def linked(self) -> list[int]:
+        return [self.seat]
+
+    def unlinked(self) -> list[int]:
+        return []
+
+    def forward(self, seat: int, entries: object) -> bool:
+        return True
+
+
+def test_a_game_waiting_only_on_our_held_audit_is_given_up(tmp_path: Path) -> None:
+    """R-GAME-21a with R-PEER-38c: every other seat has audited, ours waits for the receipt of the end from seat 2,
+    linked to us and never answering, and the host never names us silent. Before, the stall clock ran only while the
+    game waited on another seat, so we waited for ever (sim seed 1006394, chaos-both); now we give it up."""
+    table = MemoryTable.create(Options(24, 3), seed=5)
+    rng = SeededRng(82)
+    choose = random_chooser(rng)
+    while table.peers[SEAT].phase != game_phases.AUDIT:
+        if table.step_protocol():
+            continue
+        ready = [p for p in table.peers if p.legal_actions()]
+        peer = ready[random_below(rng, len(ready))]
+        action = choose(peer, peer.legal_actions())
+        if action is not None:
+            table.submit(peer.act(action))
+    for other in (0, 2):
+        move = table.peers[other].protocol_move()
+        assert move is not None
+        table.submit(move)  # every audit but ours
+    recorder = Recorder()
+    runner = SeatRunner(table.identities[SEAT], tmp_path, durable=False, listener=recorder, host_timeout=5.0,
+                        move_timeout=3.0)
+    runner.adopt(table.genesis, table.genesis_bytes, secrets=table.peers[SEAT].secrets)
+    for entry in table.entries:
+        runner.apply_entry(entry, act=False)
+    client = FakeClient()
+    client.mesh = SilentLink(2)
+    runner.client = client  # type: ignore[assignment]
+    assert runner.peer is not None and runner.peer.waiting_on() == (SEAT,)
+    runner.on_tick(100.0, True)
+    runner.on_tick(107.9, True)
+    assert runner.stalled is None and not client.left
+    runner.on_tick(108.0, True)
+    assert runner.stalled == (2, 8.0) and client.left and recorder.seen[-1] == STALLED
+    assert runner.accusation is None
+    report = verify_transcript_bytes(runner.transcript())
+    assert (report.reason, report.seat) == ("incomplete", SEAT)

@@ -144,3 +144,23 @@ def test_a_host_that_never_names_a_silent_colluder_stalls_nobody_for_ever() -> N
     assert any("claims False" in line for line in result.trace)
     assert [line for line in result.trace if "stopped: stalled" in line]
     assert ENDS not in _kinds(result.violations)
+
+
+def test_a_seat_whose_audit_waits_for_a_receipt_that_never_comes_still_ends() -> None:
+    """Sim seed 1006394 (chaos-both): a linked seat of the adversary never sent its receipt of the end, so our
+    audit was held (R-PEER-38c), the host never named us silent in the audit, and the game waited on nobody else:
+    seat 2 waited for ever. Now its stall clock runs for a held audit too (R-GAME-21a)."""
+    result = run_seed(1006394)
+    assert result.strategy == "chaos-both"
+    assert any(line.startswith("seat 2: ") and "stopped: stalled" in line for line in result.trace)
+    assert ENDS not in _kinds(result.violations)
+
+
+def test_a_seat_that_sent_a_logged_move_again_and_died_is_still_named_silent() -> None:
+    """Sim seed 1001638 (faults): seat 3, resumed, sent its last move again (already on the chain) and died for
+    good; the host took the resend for an answer and stopped its clock, named nobody silent, and its own seat
+    waited for ever. A move the log already holds answers nothing (R-NET-61): seat 3 is named silent."""
+    result = run_seed(1001638, "faults")
+    host = next(line for line in result.trace if line.startswith("host: "))
+    assert "ended never" not in host and "claimed silent [3" in host
+    assert ENDS not in _kinds(result.violations)

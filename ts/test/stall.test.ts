@@ -14,15 +14,21 @@ import { STALLED, SeatRunner, quietListener } from "../src/seat/runner";
 import { MemoryFiles } from "../src/seat/store";
 import { MoveWitness } from "../src/seat/witness";
 
-/** Seat `seat`'s runner on an in-memory table played until the game waits on `on` alone (from entry 30 on). */
-function seatWaitingOn(seat: number, on: number): [SeatRunner, HostLink, string[]] {
+/** Seat `seat`'s runner on an in-memory table played until the game waits on `on` alone (from entry 30 on; or, if
+ * `audit`, on our own audit once every other seat has published its own). */
+function seatWaitingOn(seat: number, on: number, audit = false): [SeatRunner, HostLink, string[]] {
   const table = MemoryTable.create(new Options({ deck: 24, players: 3 }), 5);
   const rng = seededRng("stall");
   const chooser = randomChooser(rng);
   table.run([chooser, chooser, chooser], rng, (t) => {
     const waiting = t.peers[seat]?.waitingOn() ?? [];
+    if (audit) return t.peers[seat]?.phase === "audit";
     return t.entries.length >= 30 && waiting.length === 1 && waiting[0] === on;
   });
+  for (const other of audit ? table.peers : []) {
+    const move = other.seat === seat ? null : other.protocolMove(); // every audit but ours
+    if (move !== null) table.submit(move);
+  }
   const peer = table.peers[seat];
   assert.ok(peer !== undefined && peer.waitingOn().join() === `${on}` && table.genesis.host === 0);
   const seen: string[] = [];
@@ -58,4 +64,20 @@ test("a game that waits on us is never given up", () => {
   runner.onTick(100, true);
   runner.onTick(1000, true);
   assert.ok(runner.stalled === null && !link.isLeaving);
+});
+
+test("a game that waits only on our audit, held back for a receipt that never comes, is given up too", () => {
+  // (sim seed 1006394, chaos-both: a linked seat never sent its receipt of the end, the host never named us silent,
+  // and the game waited on nobody else: the stall clock never ran, and the seat waited for ever)
+  const [runner, link, seen] = seatWaitingOn(1, 1, true);
+  const peer = runner.peer;
+  assert.ok(peer !== null && peer.phase === "audit" && peer.endedAt !== null);
+  peer.vouched = peer.endedAt - 1; // the host never sent us the end of play itself (R-PEER-38c holds our audit)
+  runner.onTick(100, true);
+  runner.onTick(107.9, true);
+  assert.ok(runner.stalled === null && !link.isLeaving);
+  runner.onTick(108, true);
+  assert.deepEqual(runner.stalled, [0, 8]); // (the host: it never sent us the end)
+  assert.ok(link.isLeaving && seen.at(-1) === STALLED && runner.accusation === null);
+  assert.deepEqual(link.outgoing(), []); // no audit, no receipt, no claim
 });

@@ -432,8 +432,11 @@ export class SeatRunner implements LinkApp, MeshApp {
     if (peer === null || seat === null) return false;
     const host = peer.genesis.host;
     let waiting = peer.waitingOn();
-    if (waiting.includes(seat) && this.auditHeld(peer)) waiting = waiting.filter((s) => s !== seat); // (no receipts)
-    if (seat === host || waiting.length === 0 || waiting.includes(seat) || waiting.includes(host)) {
+    // our audit waits for receipts (or the host's own copy of the end of play) that may never come: the game then
+    // stands still on others even when it waits on nobody else (a linked seat that never answers)
+    const held = waiting.includes(seat) && this.auditHeld(peer);
+    if (held) waiting = waiting.filter((s) => s !== seat);
+    if (seat === host || (waiting.length === 0 && !held) || waiting.includes(seat) || waiting.includes(host)) {
       this.stallSince = null;
       return false;
     }
@@ -441,6 +444,7 @@ export class SeatRunner implements LinkApp, MeshApp {
     // (since the later of: the last entry that moved the game on, and our first tick that saw it stand still)
     const waited = now - Math.max(this.stallSince, this.quietSince ?? this.stallSince);
     if (waited < this.stallTimeout) return false;
+    if (waiting.length === 0) waiting = this.auditWaitsOn(peer); // (whose receipt our audit waits for)
     const first = waiting[0] as number;
     this.stalled = [first, waited];
     this.judgement = `the game waited on seat(s) [${waiting.join(", ")}] for ${waited.toFixed(1)} s in phase ${peer.phase} and the host ended nothing`;
@@ -627,6 +631,16 @@ export class SeatRunner implements LinkApp, MeshApp {
       }
     }
     return this.forkedBy !== null || !gate.open;
+  }
+
+  /** The seats our held audit waits on (R-PEER-38c): those whose receipt of the end we lack, the seat that showed
+   * us a fork, or the host when it never sent us the end itself. */
+  private auditWaitsOn(peer: Peer): number[] {
+    if (this.forkedBy !== null) return [this.forkedBy];
+    const mesh = this.mesh;
+    const gate = peer.auditGate(true, mesh !== null ? mesh.linked() : []);
+    const others = gate.waiting.filter((s) => s !== peer.seat);
+    return others.length > 0 ? others : [peer.genesis.host];
   }
 
   // -- silent-seat claims (R-GAME-19) -------------------------------------------------------------------------------
