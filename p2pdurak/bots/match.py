@@ -39,7 +39,8 @@ def play_game(
     options: Options, bots: Sequence[Bot], rng: Rng, *, max_steps: int = 5000
 ) -> tuple[GameResult | None, int]:
     """Deal from `rng`, play to the end, return (result, actions applied); result None for a game cut off after
-    `max_steps` steps (some endgames cycle: nobody can beat anything and every defender takes). The lowest-trump
+    `max_steps` steps (some endgames cycle, nobody can beat anything and every defender takes, until the bout cap of
+    R-RULES-22a ends them as a draw; a caller may cut them shorter). The lowest-trump
     declaration is made truthfully for every seat, as the peer does it."""
     if len(bots) != options.players:
         raise LocalError("bad-bots", f"{options.players} seats, {len(bots)} bots")

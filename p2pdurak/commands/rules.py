@@ -140,6 +140,10 @@ SECTIONS: tuple[Section, ...] = (
                 "a draw."
             ),
             N_(
+                "A defender may always take, so a game could go round for ever: a game still running after 300 bouts "
+                "ends as a draw."
+            ),
+            N_(
                 "Pogony (shoulder straps): if the durak defended the last bout and every attack card in it was a "
                 "six that is not a trump, the durak gets pogony, one for each six."
             ),

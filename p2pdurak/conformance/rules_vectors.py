@@ -30,7 +30,7 @@ from p2pdurak.rules import (
     parse_action,
     result,
 )
-from p2pdurak.testing.rules_playout import any_action, random_deck
+from p2pdurak.testing.rules_playout import any_action, random_deck, taker_action
 from p2pdurak.testing.rules_scenario import all_scenarios, parse_scenario, start
 
 VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
@@ -233,11 +233,36 @@ def view_cases(first_id: int) -> list[dict[str, Any]]:
     return cases
 
 
+def capped_game_case(tc_id: int) -> dict[str, Any]:
+    """A complete game that only the bout cap ends (R-RULES-22a): nobody ever beats a card, so three seats take in
+    turn until the end of bout 299, a draw with every seat still in the game."""
+    options = Options(24, 3)
+    deck = random_deck(options, random.Random("p2pdurak rules vectors: the bout cap"))
+    st = new_game(options, deck)
+    actions: list[str] = []
+    while st.phase != OVER:
+        action = taker_action(st)
+        st = apply(st, action)
+        actions.append(format_action(action))
+    return {
+        "tcId": tc_id,
+        "comment": f"every defender takes, the cards go round: the bout cap ends the game (bout {st.bout}), "
+                   f"{options.describe()}",
+        "options": options.describe(),
+        "deck": [format_card(c) for c in deck],
+        "actions": actions,
+        "outcome": result_text(st),
+        "finalHash": st.digest().hex(),
+        "result": "valid",
+    }
+
+
 def build() -> dict[str, dict[str, Any]]:
     actions = action_cases()
     actions += crafted_action_cases(len(actions) + 1)
     games, prefixes = game_cases()
     views = view_cases(len(games) + len(prefixes) + 1)
+    capped = [capped_game_case(len(games) + len(prefixes) + len(views) + 1)]
     return {
         "rules-actions.json": {
             "algorithm": "p2pdurak rules: one action on an encoded state",
@@ -263,11 +288,12 @@ def build() -> dict[str, dict[str, Any]]:
                 "else that seat): `start` is the view right after the deal, `hashes[i]` its state hash after "
                 "actions[i], `final` the last view (SPEC.md 3.15)",
             },
-            "numberOfTests": len(games) + len(prefixes) + len(views),
+            "numberOfTests": len(games) + len(prefixes) + len(views) + len(capped),
             "testGroups": [
                 {"type": "RulesGame", "tests": games},
                 {"type": "RulesActionAfterPrefix", "tests": prefixes},
                 {"type": "RulesViewGame", "tests": views},
+                {"type": "RulesGame", "tests": capped},
             ],
         },
     }

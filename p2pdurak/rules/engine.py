@@ -31,7 +31,7 @@ from p2pdurak.rules.actions import (
     Take,
     Transfer,
 )
-from p2pdurak.rules.options import HAND_SIZE
+from p2pdurak.rules.options import HAND_SIZE, MAX_BOUTS
 from p2pdurak.rules.state import CAUGHT, CHEAT, CLEARED, DECLARING, ON_TABLE, OVER, PLAYING, Played, Snapshot, State
 from p2pdurak.rules.tables import BEATERS, SAME_RANK, low_bits, ranks_spread
 
@@ -198,7 +198,7 @@ def _end_bout(st: State) -> None:
                 out_at[s] = bout
         st.out_at = tuple(out_at)
     finished = st.in_game.bit_count() <= 1 if st.options.teams is None else _alive_teams(st) <= 1
-    if finished:
+    if finished or st.bout >= MAX_BOUTS:  # the bout cap (R-RULES-22a): two seats can take turns taking for ever
         st.phase = OVER
         st.attacks = st.beats = ()
         st.table = st.passed = st.shown = st.cheats = st.cleared = 0

@@ -13,6 +13,7 @@ _TEAM_PLAYERS = {"2v2": 4, "3v3": 6, "pairs": 6}
 _TEAM_COUNT = {"2v2": 2, "3v3": 2, "pairs": 3}
 
 HAND_SIZE = 6
+MAX_BOUTS = 300  # R-RULES-22a: a game still running at the end of this many bouts is a draw
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,13 @@ def _out_order(st: State) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(s for s in range(st.n) if st.out_at[s] == b) for b in bouts)
 
 
+def _alive(st: State) -> int:
+    """Seats (with teams: teams) still in the game."""
+    if st.options.teams is None:
+        return st.in_game.bit_count()
+    return len({st.options.team_of(s) for s in range(st.n) if st.in_game >> s & 1})
+
+
 def result(state: State) -> GameResult | None:
     """None while the game runs."""
     st = state
@@ -24,7 +31,7 @@ def result(state: State) -> GameResult | None:
             return GameResult(st.forfeit, None, False, 0, out_order, st.forfeit, st.forfeit_reason)
         team = st.options.team_members(st.options.team_of(st.forfeit))
         return GameResult(None, team, False, 0, out_order, st.forfeit, st.forfeit_reason)
-    if st.in_game == 0:
+    if st.in_game == 0 or _alive(st) > 1:  # nobody left, or the bout cap ended the game (R-RULES-22a)
         return GameResult(None, None, True, 0, out_order)
     loser_seat = (st.in_game & -st.in_game).bit_length() - 1
     pogony = 0

@@ -27,7 +27,10 @@ from p2pdurak.sim.seats import SimSeat
 from p2pdurak.sim.values import ChallengeSent
 from p2pdurak.wire import DecodeError, decode, encode
 
-BOUND = 3600.0  # simulated seconds every honest seat must end within
+# Simulated seconds every honest seat must end within. Play itself is bounded by the bout cap (R-RULES-22a): before
+# it, two colluding seats that took turns taking kept seeds 1003955, 1009331 (lie-silent) and 1007722 (lie-leave)
+# going past 800 bouts at this bound; the cap ends them as draws at 1321 s, 1356 s and 705 s.
+BOUND = 3600.0
 
 
 class SimTable:

@@ -6,6 +6,7 @@ import random
 
 from p2pdurak.cards import deck as canonical_deck
 from p2pdurak.rules import (
+    DECLARING,
     OVER,
     Action,
     Beat,
@@ -47,6 +48,20 @@ def play_random(st: State, rnd: random.Random, limit: int = MAX_ACTIONS) -> tupl
 def random_game(options: Options, seed: int) -> tuple[State, int]:
     rnd = random.Random(seed)
     return play_random(new_game(options, random_deck(options, rnd)), rnd)
+
+
+def taker_action(st: State) -> Action:
+    """A table where nobody ever beats a card: every defender takes, the opener plays its lowest card, then every
+    attacker passes. At three seats or more the cards go round for ever but for the bout cap (R-RULES-22a)."""
+    if st.phase == DECLARING:
+        return legal_actions(st, st.turn)[0]
+    for seat in range(st.n):
+        take = [a for a in legal_actions(st, seat) if isinstance(a, Take)]
+        if take:
+            return take[0]
+    if not st.attacks:
+        return min((a for a in legal_actions(st, st.opener) if isinstance(a, Play)), key=lambda a: a.card)
+    return next(a for seat in range(st.n) for a in legal_actions(st, seat) if isinstance(a, Pass))
 
 
 def any_action(st: State, rnd: random.Random) -> Action:

@@ -8,6 +8,7 @@ Format (one directive per line, `#` starts a comment):
     trump: 6H                                     (only when the stock is empty: the trump card, in a hand/discard)
     opener: 1                                     (rigged start, see below)
     defended                                      (rigged start: a successful defence has happened)
+    bout: 298                                     (rigged start: the number of the first bout, default 0)
     previous: durak 2 | draw                      (a later game of a match)
     1 play 7S                                     (an action that must be accepted)
     1 play 8S ! rank-not-on-table                 (an action that must be rejected with this reason)
@@ -43,6 +44,7 @@ class Scenario:
     trump: int | None = None
     opener: int | None = None
     defended: bool = False
+    bout: int = 0
     previous: GameResult | None = None
     steps: list[tuple[int, str]] = field(default_factory=list)  # (line number, text)
 
@@ -67,6 +69,8 @@ def parse_scenario(path: Path) -> Scenario:
             sc.opener = int(rest)
         elif line == "defended":
             sc.defended = True
+        elif head == "bout":
+            sc.bout = int(rest)
         elif head == "previous":
             words = rest.split()
             if words == ["draw"]:
@@ -118,6 +122,7 @@ def start(sc: Scenario) -> State:
     st.turn = o.players
     st.defended = sc.defended
     st.draws = ()
+    st.bout = sc.bout
     st.in_game = sum(1 << s for s in range(o.players) if hands[s] or sc.stock)
     _open_bout(st, sc.opener)
     return st

@@ -44,8 +44,9 @@ from p2pdurak.rules import (
     reveal,
     view_of,
 )
+from p2pdurak.rules.options import MAX_BOUTS
 from p2pdurak.rules.state import HASH_TAG
-from p2pdurak.testing.rules_playout import random_deck, random_game
+from p2pdurak.testing.rules_playout import random_deck, random_game, taker_action
 
 
 def _deck36() -> list[int]:
@@ -423,3 +424,23 @@ def test_rules_declarations_reveal_only_the_lowest_trump(deck_size: int, players
             assert st.public & ~(1 << st.trump) == 1 << lowest and st.opener == holder
         else:
             assert st.opener == 1 % players and st.public == 0
+
+
+
+@pytest.mark.parametrize(("players", "deck_size"), [(3, 24), (3, 36), (5, 36), (6, 52)])
+def test_rules_seats_that_always_take_end_at_the_bout_cap(players: int, deck_size: int) -> None:
+    """Every defender takes, every attacker plays one card and passes: at three seats the cards go round for ever
+    (as sim seeds 1003955 and 1007722 did: two colluders and an honest seat, past 800 bouts). The bout cap
+    (R-RULES-22a) ends the game after bout 299: a draw, nobody loses; whoever went out keeps its place."""
+    options = Options(deck=deck_size, players=players)
+    st = new_game(options, random.Random(players * 100 + deck_size).sample(canonical_deck(deck_size), deck_size))
+    for _ in range(5000):
+        if st.phase == OVER:
+            break
+        st = apply(st, taker_action(st))
+    done = result(st)
+    assert done is not None, "the game never ended"
+    assert st.bout == MAX_BOUTS == 300
+    assert done.draw and done.durak is None and done.losing_team is None and done.pogony == 0
+    assert len(st.seats_in_game()) >= 2
+    assert all(st.out_at[s] < MAX_BOUTS for s in range(st.n))

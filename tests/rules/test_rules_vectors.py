@@ -40,9 +40,10 @@ def test_rules_vectors_action_cases() -> None:
 
 def test_rules_vectors_games() -> None:
     doc = _load("rules-games.json")
-    games, prefixes, _views = (g["tests"] for g in doc["testGroups"])
+    games, prefixes, _views, capped = (g["tests"] for g in doc["testGroups"])
     assert len(games) >= 30 and len(prefixes) >= 100
-    for t in games:
+    assert [t["outcome"] for t in capped] == ["draw"]  # the bout cap (R-RULES-22a)
+    for t in games + capped:
         st = new_game(Options.parse(t["options"]), parse_deck(t["deck"]))
         for text in t["actions"]:
             st = apply(st, parse_action(text))

@@ -164,3 +164,35 @@ def test_a_seat_that_sent_a_logged_move_again_and_died_is_still_named_silent() -
     host = next(line for line in result.trace if line.startswith("host: "))
     assert "ended never" not in host and "claimed silent [3" in host
     assert ENDS not in _kinds(result.violations)
+
+
+def test_two_seats_that_take_turns_taking_end_the_game_at_the_bout_cap() -> None:
+    """Sim seed 1003955 (lie-silent; so were 1009331, and 1007722 of lie-leave): the two colluding seats beat nothing
+    and every defender took, so the cards went round with the honest host's seat past 800 bouts and 3,000 entries;
+    the game moved, so no clock gave it up (honest-never-ends at the bound). The bout cap (R-RULES-22a) ends it: a
+    draw, the honest seat's game ends, and its transcript verifies with nobody losing."""
+    from p2pdurak.log import encode_transcript
+    from p2pdurak.peer.verify import verify_transcript_bytes
+    from p2pdurak.rules.options import MAX_BOUTS
+    from p2pdurak.sim.dice import Dice
+    from p2pdurak.sim.invariants import check
+    from p2pdurak.sim.memo import installed
+    from p2pdurak.sim.strategies import STRATEGIES
+    from p2pdurak.sim.table import SimTable, new_workdir, remove_workdir
+
+    seed = 1003955
+    plan = STRATEGIES["lie-silent"](seed)
+    workdir = new_workdir()
+    try:
+        with installed():
+            table = SimTable(seed, plan, plan.configure(Dice(seed, "config")), workdir)
+            table.run()
+            assert check(table, table.challenges) == []
+        rules = table.host.peer.rules
+        assert rules is not None and rules.bout == MAX_BOUTS
+        assert table.seats[0].ended
+        report = verify_transcript_bytes(encode_transcript(table.genesis, table.host.entries), require_proofs=False)
+        assert report.valid and report.result is not None and report.result.draw
+        assert report.result.forfeit is None and report.result.durak is None
+    finally:
+        remove_workdir(workdir)

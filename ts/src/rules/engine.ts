@@ -9,7 +9,7 @@ import { rankOf } from "../cards";
 import type { Action } from "./actions";
 import { bit, cardsOf, has, highestBit, lowestBit, popcount, popcount32 } from "./bits";
 import { RuleError } from "./errors";
-import { HAND_SIZE } from "./options";
+import { HAND_SIZE, MAX_BOUTS } from "./options";
 import { CAUGHT, CHEAT, CLEARED, DECLARING, ON_TABLE, OVER, PLAYING, type Played, type Snapshot, type State, layAt } from "./state";
 import { BEATERS, SAME_RANK, lowBits, ranksSpread } from "./tables";
 
@@ -187,7 +187,8 @@ function endBout(st: State): void {
     st.outAt = outAt;
   }
   const finished = st.options.teams === null ? popcount32(st.inGame) <= 1 : aliveTeams(st) <= 1;
-  if (finished) {
+  // the bout cap (R-RULES-22a): two seats can take turns taking for ever
+  if (finished || st.bout >= MAX_BOUTS) {
     st.phase = OVER;
     st.attacks = [];
     st.beats = [];

@@ -7,6 +7,8 @@ export const TEAM_KINDS: readonly TeamsKind[] = ["2v2", "3v3", "pairs"];
 const TEAM_PLAYERS: Readonly<Record<TeamsKind, number>> = { "2v2": 4, "3v3": 6, pairs: 6 };
 const TEAM_COUNT: Readonly<Record<TeamsKind, number>> = { "2v2": 2, "3v3": 2, pairs: 3 };
 export const HAND_SIZE = 6;
+/** R-RULES-22a: a game still running at the end of this many bouts is a draw. */
+export const MAX_BOUTS = 300;
 
 export interface OptionFields {
   deck?: number;

@@ -1,5 +1,5 @@
 /** Results, forfeits and the check of lowest-trump declarations against cards opened later
- * (p2pdurak/rules/result.py; SPEC.md R-RULES-22..25, 32, 7). */
+ * (p2pdurak/rules/result.py; SPEC.md R-RULES-22..25, 22a, 32, 7). */
 
 import { rankOf, suitOf } from "../cards";
 import { has } from "./bits";
@@ -9,6 +9,13 @@ import { type GameResult, OVER, type State } from "./state";
 function outOrder(st: State): number[][] {
   const bouts = [...new Set(st.outAt.filter((b) => b >= 0))].sort((a, b) => a - b);
   return bouts.map((b) => Array.from({ length: st.n }, (_, s) => s).filter((s) => st.outAt[s] === b));
+}
+
+/** Seats (with teams: teams) still in the game. */
+function alive(st: State): number {
+  const seats = Array.from({ length: st.n }, (_, s) => s).filter((s) => (st.inGame >> s) & 1);
+  if (st.options.teams === null) return seats.length;
+  return new Set(seats.map((s) => st.options.teamOf(s))).size;
 }
 
 /** null while the game runs. */
@@ -22,7 +29,8 @@ export function result(st: State): GameResult | null {
     if (teams === null) return { ...base, durak: st.forfeit, losingTeam: null, ...forfeit };
     return { ...base, durak: null, losingTeam: st.options.teamMembers(st.options.teamOf(st.forfeit)), ...forfeit };
   }
-  if (st.inGame === 0) return { ...base, durak: null, losingTeam: null, draw: true };
+  // nobody left, or the bout cap ended the game with more than one seat (team) in it (R-RULES-22a)
+  if (st.inGame === 0 || alive(st) > 1) return { ...base, durak: null, losingTeam: null, draw: true };
   const loserSeat = 31 - Math.clz32(st.inGame & -st.inGame);
   let pogony = 0;
   const defender = st.lastDefender;
