@@ -17,6 +17,11 @@ load; CPU does not).
   seat's share: the time inside its own Peer (every entry checked, every move made), averaged over the three
   non-host seats, scaled by the Worker thread's CPU over its wall time for the whole game (the thread's share of a
   core while it ran, so a loaded machine does not inflate it).
+- browser_game_replay_cpu_s, browser_game_replay_webcrypto_cpu_s: that game replayed as `verify` does (every entry,
+  signature, proof and rule), with every signature by noble's equation, then with WebCrypto's Ed25519 asked first
+  for each entry's two signatures, as a seat in a secure context does (ts/src/seat/subtle.ts); best of two each.
+  WebCrypto works on the engine's own threads: the `_renderer_cpu_s` of each (the whole page's process) counts them,
+  the Worker thread's figure does not. `browser_game_replay_webcrypto` says whether the page had WebCrypto Ed25519.
 - browser_bundle_gzip_bytes: what a browser downloads of the seat's page, p2pdurak/web/peer/ (every file of it,
   each gzipped at level 9 as a server would send it).
 - browser_link_to_first_card_s: a friend's wait on loopback, from opening the host's browser link (a fresh profile:
@@ -225,6 +230,26 @@ def _setup(driver: Any, clock: _Clock, prefix: str, runs: int) -> dict[str, floa
     }
 
 
+def _replays(driver: Any, clock: _Clock) -> dict[str, float | int | str]:
+    """The replay figures (the module's docstring), best of two of each, taken in turn."""
+    plain: list[tuple[float, float]] = []
+    subtle: list[tuple[float, float]] = []
+    had = False
+    for _ in range(2):
+        thread, process, _answer = _step(driver, clock, "replay")
+        plain.append((thread, process))
+        thread, process, answer = _step(driver, clock, "replay-subtle")
+        subtle.append((thread, process))
+        had = bool(answer["subtle"])
+    return {
+        "browser_game_replay_cpu_s": round(min(plain)[0], 3),
+        "browser_game_replay_renderer_cpu_s": round(min(p for _, p in plain), 3),
+        "browser_game_replay_webcrypto_cpu_s": round(min(subtle)[0], 3),
+        "browser_game_replay_webcrypto_renderer_cpu_s": round(min(p for _, p in subtle), 3),
+        "browser_game_replay_webcrypto": "yes" if had else "no (the page has no WebCrypto Ed25519)",
+    }
+
+
 def run(webkit: bool = False) -> dict[str, float | int | str]:
     figures: dict[str, float | int | str] = {}
     with webpage.workers() as served:
@@ -244,6 +269,7 @@ def run(webkit: bool = False) -> dict[str, float | int | str]:
                 "browser_game_entries": int(game["entries"]),
                 "browser_chromium": str(driver.capabilities.get("browserVersion", "?")),
             })
+            figures.update(_replays(driver, clock))
         if webkit:
             with webpage.webkit() as driver:
                 webpage.open_worker(driver, served, "bench.worker")

@@ -21,6 +21,8 @@ KEYS = (
     "browser_setup_6x36_peer_wall_s",
     "browser_game_cpu_s",
     "browser_game_table_cpu_s",
+    "browser_game_replay_cpu_s",
+    "browser_game_replay_webcrypto_cpu_s",
     "browser_bundle_gzip_bytes",
     "browser_link_to_first_card_s",
     "browser_link_to_name_field_s",

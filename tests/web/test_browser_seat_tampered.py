@@ -107,6 +107,7 @@ def test_an_entry_altered_in_flight_is_refused_by_the_page_which_says_why_and_ke
                                   60, "the refusal on the page")
                 hex_transcript = wait_for(lambda: transcript_of(driver), 30, "the transcript kept as evidence")
                 log = driver.find_element("id", "log").text
+                checked_by = driver.find_element("id", "game").get_attribute("data-ed25519")
     finally:
         host.proc.kill()
         host.proc.wait()
@@ -114,6 +115,7 @@ def test_an_entry_altered_in_flight_is_refused_by_the_page_which_says_why_and_ke
             "may have been changed on its way here; we stopped and kept it as evidence (bad-entry-signature)")
     assert status.startswith(said), status  # (a bad signature proves nothing against the host: the words blame nobody)
     assert said in log and "We left the table" in log, log
+    assert checked_by == "webcrypto"  # 127.0.0.1 is a secure context: WebCrypto answered, and refused, the signature
     kept = read_transcript(bytes.fromhex(hex_transcript))
     assert len(kept.entries) == TAMPERED + 1  # nothing taken after the altered entry
     report = verified_bytes(tmp_path, bytes.fromhex(hex_transcript))

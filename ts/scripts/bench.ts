@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: CPU time of the TypeScript core's costly checks in Node, best of 5 (no test asserts a timing):
- * the shuffle argument for D = 36 (verify, prove), a 36-position lock message's proofs, Ed25519 strict verification,
- * and a seat's share of a whole 4-seat, 36-card game.
+ * the shuffle argument for D = 36 (verify, prove), a 36-position lock message's proofs, Ed25519 strict verification
+ * (noble's arithmetic, and WebCrypto's after rules 1-3: node counts its thread pool in the process's CPU), a seat's
+ * share of a whole 4-seat, 36-card game, and replaying that game as `verify` does, with and without WebCrypto.
  * Prints one JSON object.
  */
 
@@ -12,9 +13,12 @@ import { generateSecrets } from "../src/crypto/secrets_store";
 import { cardPoints } from "../src/crypto/cardpoints";
 import * as dleq from "../src/crypto/dleq";
 import { Point, baseMul, randomScalar } from "../src/crypto/group";
+import { CHECKED } from "../src/crypto/ed25519";
 import { Identity, verify } from "../src/crypto/identity";
 import { proofFromBytes, proofToBytes, shuffleAndProve, verifyShuffle } from "../src/crypto/shuffle_proof";
 import { MemoryTable, intSeededRng, randomChooser } from "../src/peer/harness";
+import { verifyTranscriptBytes } from "../src/peer/verify";
+import { SubtleEd25519, entrySignatures } from "../src/seat/subtle";
 import { randomPermutation, seededRng } from "../src/randomness";
 import { Options } from "../src/rules";
 
@@ -88,7 +92,7 @@ const setup = setupPeerCpuMs(6, 36);
 /** Each seat's CPU share of a whole game on the in-memory table (random players, seeded): the time spent in its
  * own Peer (every entry checked, every move made; the host seat's also checks every move for the sequencer). The
  * peers run one at a time in this process, so the time inside each one's methods is its share. */
-function gameSeatCpuS(options: Options, seed: number): { seat: number; host: number; entries: number } {
+function gameSeatCpuS(options: Options, seed: number): { seat: number; host: number; entries: number; table: MemoryTable } {
   const table = MemoryTable.create(options, seed);
   const spent = new Array<number>(options.players).fill(0);
   for (const peer of table.peers) {
@@ -115,10 +119,52 @@ function gameSeatCpuS(options: Options, seed: number): { seat: number; host: num
     seat: round(others.reduce((a, b) => a + b, 0) / others.length),
     host: round(spent[table.genesis.host] as number),
     entries: table.entries.length,
+    table,
   };
 }
 
+/** CPU seconds of the process (node's WebCrypto works on its thread pool: counted too) for an async run. */
+async function cpuSAsync(run: () => Promise<unknown>): Promise<number> {
+  const start = process.cpuUsage();
+  await run();
+  const used = process.cpuUsage(start);
+  return Math.round((used.user + used.system) / 1000) / 1000;
+}
+
 const game = gameSeatCpuS(new Options({ deck: 36, players: 4 }), 5);
+const subtle = await SubtleEd25519.open();
+const played = game.table.transcript();
+// replaying the whole game as `verify` does: every signature by noble's equation, then with WebCrypto's answers for
+// the entries' signatures asked first, all at once (what a reloaded page does), then one entry at a time (what a seat
+// does as the entries come)
+const best = (runs: number[]): number => Math.min(...runs);
+const replays: Record<string, number[]> = { noble: [], atOnce: [], oneByOne: [] };
+for (let round = 0; round < 3; round++) {
+  CHECKED.clear();
+  replays.noble?.push(await cpuSAsync(async () => verifyTranscriptBytes(played)));
+  if (subtle === null) continue;
+  CHECKED.clear();
+  replays.atOnce?.push(await cpuSAsync(async () => {
+    await subtle.checkEntries(game.table.genesis, game.table.entries);
+    verifyTranscriptBytes(played);
+  }));
+  CHECKED.clear();
+  replays.oneByOne?.push(await cpuSAsync(async () => {
+    for (const entry of game.table.entries) await subtle.check(entrySignatures(game.table.genesis, entry));
+    verifyTranscriptBytes(played);
+  }));
+}
+CHECKED.clear();
+const replayNoble = best(replays.noble ?? []);
+const replayAtOnce = subtle === null ? null : best(replays.atOnce ?? []);
+const replayOneByOne = subtle === null ? null : best(replays.oneByOne ?? []);
+let webcrypto: number | null = null;
+if (subtle !== null) {
+  const start = process.cpuUsage();
+  for (let i = 0; i < 200; i++) await subtle.verify(identity.public, "move", message, signature);
+  const used = process.cpuUsage(start);
+  webcrypto = Math.round((used.user + used.system) / 200 / 10) / 100;
+}
 
 const result = {
   setup_6x36_own_shuffle_and_lock_cpu_ms: setup.make,
@@ -127,6 +173,9 @@ const result = {
   game_4x36_seat_cpu_s: game.seat,
   game_4x36_host_seat_cpu_s: game.host,
   game_4x36_entries: game.entries,
+  game_4x36_verify_replay_cpu_s: replayNoble,
+  game_4x36_verify_replay_webcrypto_at_once_cpu_s: replayAtOnce,
+  game_4x36_verify_replay_webcrypto_one_by_one_cpu_s: replayOneByOne,
   shuffle_verify_36_cpu_ms: cpuMs(() => verifyShuffle(ctx, inputs, shuffled.outputs, shuffled.key, proofFromBytes(proofBytes))),
   shuffle_prove_36_cpu_ms: cpuMs(() => {
     shuffled = shuffleAndProve(ctx, inputs, s, perm, rng);
@@ -138,6 +187,7 @@ const result = {
     for (const p of inputs) Point.fromBytes(p.toBytes());
   }),
   ed25519_verify_strict_cpu_ms: cpuMs(() => verify(identity.public, "move", message, signature), 20),
+  ed25519_verify_webcrypto_cpu_ms: webcrypto,
   base_mul_cpu_ms: cpuMs(() => baseMul(12345678901234567890n), 20),
   node: process.version,
 };

@@ -19,6 +19,7 @@ import { runSeat } from "../src/seat/driver";
 import { prepareSeat } from "../src/seat/join";
 import { webSocketMesh } from "../src/seat/mesh";
 import { MemoryFiles } from "../src/seat/store";
+import { SubtleEd25519 } from "../src/seat/subtle";
 import { TcpTransport } from "../src/seat/tcp";
 
 function option(name: string): string | null {
@@ -50,7 +51,8 @@ const seat = prepareSeat(identity, "TypeScript", link, new MemoryFiles(), {
   ...(censorTimeout === null ? {} : { censorTimeout: Number(censorTimeout) }),
 });
 const host = new TcpTransport(seat.invite.host, seat.invite.port);
-const ending = await runSeat(seat.link, seat.runner, host, { meshDial: webSocketMesh });
+// (Node's WebCrypto has Ed25519: the signatures go through it first, as in a page served over https)
+const ending = await runSeat(seat.link, seat.runner, host, { meshDial: webSocketMesh, subtle: await SubtleEd25519.open() });
 console.log(`ended: ${ending.kind} ${ending.reason}${ending.seat === null ? "" : ` (seat ${ending.seat})`}`);
 for (const error of seat.runner.errors) console.log(`error: ${error}`);
 process.exit(ending.kind === "bye" && ending.reason === "game-over" ? 0 : 1);

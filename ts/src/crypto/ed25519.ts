@@ -3,8 +3,9 @@
  * with ed25519_equation.py. Rules 1-3 (canonical encodings, a key of large order, S < L, R canonical and not of small
  * order) are checked here byte by byte; rule 4, the cofactorless equation, is checked as the encoding of S*B - k*A
  * against the 32 bytes of R. noble's own `ed25519.verify` is cofactored (it accepts R or a key off by a point of
- * small order, which rule 4 refuses), so it is not used; WebCrypto's verify may take rule 4 later, where the page is
- * a secure context, once it gives the known answers below.
+ * small order, which rule 4 refuses), so it is not used. Where the platform's WebCrypto has Ed25519 and gives the
+ * known answers below (src/seat/subtle.ts), it checks rule 4 ahead of the core, asynchronously: `CheckedSignatures`
+ * holds what it accepted, so the synchronous `verify` of the core takes rule 4 from there for exactly those bytes.
  */
 
 import { ed25519 } from "@noble/curves/ed25519.js";
@@ -106,3 +107,38 @@ export const KNOWN_ANSWERS: readonly (readonly [string, string, boolean])[] = [
     true,
   ],
 ];
+
+/** Signatures whose rule 4 was checked already (by WebCrypto's verify, after rules 1-3: src/seat/subtle.ts): the
+ * public key, the signed bytes (domain included) and the signature, kept by signature with the rest beside it, so a
+ * lookup compares every byte. Bounded: the oldest go first, and a signature not held is checked here as ever. */
+export class CheckedSignatures {
+  private readonly held = new Map<string, readonly [Uint8Array, Uint8Array]>();
+
+  constructor(private readonly capacity = 4096) {}
+
+  add(publicKey: Uint8Array, signed: Uint8Array, signature: Uint8Array): void {
+    const key = toHex(signature);
+    if (this.held.has(key)) return;
+    if (this.held.size >= this.capacity) {
+      const oldest = this.held.keys().next().value;
+      if (oldest !== undefined) this.held.delete(oldest);
+    }
+    this.held.set(key, [publicKey.slice(), signed.slice()]);
+  }
+
+  has(publicKey: Uint8Array, signed: Uint8Array, signature: Uint8Array): boolean {
+    const found = this.held.get(toHex(signature));
+    return found !== undefined && equal(found[0], publicKey) && equal(found[1], signed);
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  clear(): void {
+    this.held.clear();
+  }
+}
+
+/** The one the core's `verify` consults (empty unless a seat fills it: then rule 4 of those bytes was checked). */
+export const CHECKED = new CheckedSignatures();

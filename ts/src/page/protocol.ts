@@ -9,7 +9,14 @@ export type ToWorker =
   | { readonly type: "leave" };
 
 export type FromWorker =
-  | { readonly type: "profile"; readonly name: string; readonly resumable: boolean; readonly persistent: boolean }
+  | {
+      readonly type: "profile";
+      readonly name: string;
+      readonly resumable: boolean;
+      readonly persistent: boolean;
+      /** signatures go through WebCrypto's Ed25519 first (a secure context), else noble's arithmetic checks them all */
+      readonly webcrypto: boolean;
+    }
   | { readonly type: "progress"; readonly text: string }
   | { readonly type: "view"; readonly view: TableView }
   | { readonly type: "refused"; readonly text: string }

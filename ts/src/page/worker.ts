@@ -7,6 +7,7 @@
 import { toHex } from "../bytes";
 import { Identity } from "../crypto/identity";
 import { DurakError } from "../errors";
+import { verifyGenesis } from "../log/genesis";
 import { refusalText } from "../peer/words";
 import { formatAction, parseAction } from "../rules";
 import { runSeat } from "../seat/driver";
@@ -16,6 +17,7 @@ import { prepareSeat } from "../seat/join";
 import type { SeatRunner } from "../seat/runner";
 import { loadSeat, MemoryFiles, type SeatFiles, savedGame } from "../seat/store";
 import { webSocketMesh } from "../seat/mesh";
+import { SubtleEd25519 } from "../seat/subtle";
 import { WebSocketTransport } from "../seat/websocket";
 import { systemRng } from "../randomness";
 import type { FromWorker, ToWorker } from "./protocol";
@@ -38,6 +40,8 @@ let files: SeatFiles;
 let persistent = true;
 let identity: Identity;
 let runner: SeatRunner | null = null;
+/** WebCrypto's Ed25519 where the page is a secure context (null: noble's arithmetic checks every signature) */
+let subtle: SubtleEd25519 | null = null;
 /** the person asked to leave: the abort goes once our move on its way is in the log */
 let leaving = false;
 let name = "";
@@ -83,6 +87,21 @@ async function boot(): Promise<void> {
   }
   identity = Identity.fromSeed(seed as Uint8Array);
   name = idb === null ? "" : String((await idb.get("name")) ?? "");
+  subtle = await SubtleEd25519.open();
+}
+
+/** A reload replays the records' entries: their signatures go to WebCrypto first, all at once. */
+async function checkSaved(inviteText: string): Promise<void> {
+  if (subtle === null) return;
+  try {
+    const gameId = parseInvite(inviteText).gameId;
+    const held = savedGame(files, gameId === null ? null : toHex(gameId));
+    if (held === null) return;
+    const saved = loadSeat(files.open(held.gameId, held.seat).records);
+    if (saved.genesis !== null) await subtle.checkEntries(verifyGenesis(saved.genesis), saved.entries);
+  } catch {
+    // (prepareSeat says what is wrong with the records)
+  }
 }
 
 /** The page's invite and WebSocket: say whether this browser holds this game already (a reload carries on). */
@@ -101,7 +120,7 @@ function open(inviteText: string, wsUrl: string): void {
   } catch {
     // (a link that is not one is said when the person joins)
   }
-  post({ type: "profile", name, resumable, persistent });
+  post({ type: "profile", name, resumable, persistent, webcrypto: subtle !== null });
 }
 
 async function join(chosen: string): Promise<void> {
@@ -111,6 +130,7 @@ async function join(chosen: string): Promise<void> {
   try {
     parseInvite(inviteText); // (a link that is not one is said before anything is kept)
     if (files instanceof IdbFiles) await files.put("name", chosen);
+    await checkSaved(inviteText);
     prepared = prepareSeat(identity, chosen, inviteText, files);
   } catch (exc) {
     post({ type: "error", text: words(exc) });
@@ -144,6 +164,7 @@ async function join(chosen: string): Promise<void> {
     const ending = await runSeat(prepared.link, seat, new WebSocketTransport(url), {
       busy,
       meshDial: webSocketMesh, // a link to every seat that listens (R-NET-76): they hold our moves as witnesses
+      subtle,
       onEvent: (event) => {
         if (event === "dropped") post({ type: "progress", text: "Lost the connection to the host; reconnecting" });
         if (event === "connected") post({ type: "progress", text: "Connected to the host" });

@@ -12,6 +12,7 @@ import { type Rng, systemRng } from "../randomness";
 import { type Ending, FATAL_REASONS, type HostLink, JoinRefused } from "./link";
 import { Mesh, type MeshDial } from "./mesh";
 import type { SeatRunner } from "./runner";
+import type { SubtleEd25519 } from "./subtle";
 import { ConnectFailed, type Connection, type Transport } from "./transport";
 
 export interface DriverConfig {
@@ -58,6 +59,9 @@ export interface DriverOptions {
   busy?: { seconds: number };
   /** dial mesh links to the seats that listen (R-NET-76; the page: webSocketMesh); none if left out */
   meshDial?: MeshDial;
+  /** WebCrypto's Ed25519, where there is one: each frame's signatures are checked by it before the core sees the
+   * frame (src/seat/subtle.ts) */
+  subtle?: SubtleEd25519 | null;
 }
 
 export const STOPPED: Ending = { kind: "bye", reason: "stopped", seat: null };
@@ -128,6 +132,7 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
     if (link.ending !== null) wake?.();
   };
   const busy = opts.busy ?? { seconds: 0 };
+  const subtle = opts.subtle ?? null;
   const ticker = setInterval(() => {
     const t0 = now();
     runner.onTick(now(), link.connected);
@@ -254,6 +259,10 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
       }
       if (payload === null) return null;
       lastHeard = now();
+      if (subtle) {
+        await subtle.checkFrame(payload, runner.peer?.genesis ?? null);
+        if (stopped) return null;
+      }
       const wasConnected = link.connected;
       const t0 = now();
       try {

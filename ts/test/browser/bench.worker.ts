@@ -8,14 +8,21 @@
  *                    initial deal), kept: the bodies and the deck state before each seat's shuffle and lock
  *   "setup-make"     every seat's own shuffle and lock again from those states (a seat's share is a sixth of it)
  *   "setup-check"    all twelve messages and the reveals checked, as every peer checks them (its own included)
- *   "game"           a whole 4-seat, 36-card game on the in-memory table (random players, seed 5)
+ *   "game"           a whole 4-seat, 36-card game on the in-memory table (random players, seed 5), kept
+ *   "replay"         that game replayed as `verify` does, every signature by noble's equation
+ *   "replay-subtle"  the same with WebCrypto's Ed25519 asked first for the entries' signatures, one entry at a time
+ *                    as a seat does (src/seat/subtle.ts; its work runs on the engine's threads, not the Worker's);
+ *                    answers `subtle: false` where the page has no WebCrypto Ed25519 (then it is "replay" again)
  */
 
 import * as deck from "../../src/crypto/deck";
 import { deckMsgToBytes } from "../../src/crypto/deck_messages";
 import { generateSecrets } from "../../src/crypto/secrets_store";
 import type { SeatSecrets } from "../../src/crypto/secrets_store";
+import { CHECKED } from "../../src/crypto/ed25519";
 import { MemoryTable, intSeededRng, randomChooser } from "../../src/peer/harness";
+import { verifyTranscriptBytes } from "../../src/peer/verify";
+import { SubtleEd25519, entrySignatures } from "../../src/seat/subtle";
 import { seededRng } from "../../src/randomness";
 import { Options } from "../../src/rules";
 
@@ -36,6 +43,7 @@ interface Prepared {
 }
 
 let prepared: Prepared | null = null;
+let played: MemoryTable | null = null;
 
 function prepareSetup(): Prepared {
   const params = new deck.DeckParams(new Uint8Array(32).fill(9), DECK, SEATS);
@@ -99,6 +107,7 @@ function game(): { seatMs: number; hostMs: number; entries: number } {
   }
   const rng = intSeededRng(seed + 77);
   table.run(Array.from({ length: options.players }, () => randomChooser(rng)), rng);
+  played = table;
   const others = spent.filter((_, s) => s !== table.genesis.host);
   return {
     seatMs: others.reduce((a, b) => a + b, 0) / others.length,
@@ -107,8 +116,20 @@ function game(): { seatMs: number; hostMs: number; entries: number } {
   };
 }
 
+/** The kept game replayed as `verify` does; with `subtle`, each entry's signatures asked of WebCrypto first. */
+async function replay(table: MemoryTable, subtle: SubtleEd25519 | null): Promise<{ subtle: boolean }> {
+  CHECKED.clear();
+  if (subtle !== null) {
+    for (const entry of table.entries) await subtle.check(entrySignatures(table.genesis, entry));
+  }
+  const report = verifyTranscriptBytes(table.transcript());
+  CHECKED.clear();
+  if (!report.valid) throw new Error(`the replay did not verify: ${report.reason}`);
+  return { subtle: subtle !== null };
+}
+
 const scope = self as unknown as WorkerScope;
-scope.onmessage = (event: MessageEvent) => {
+scope.onmessage = async (event: MessageEvent) => {
   const started = performance.now();
   try {
     let extra: object = {};
@@ -116,6 +137,8 @@ scope.onmessage = (event: MessageEvent) => {
     else if (event.data === "setup-make" && prepared !== null) setupMake(prepared);
     else if (event.data === "setup-check" && prepared !== null) deck.replay(prepared.params, prepared.bodies);
     else if (event.data === "game") extra = game();
+    else if (event.data === "replay" && played !== null) extra = await replay(played, null);
+    else if (event.data === "replay-subtle" && played !== null) extra = await replay(played, await SubtleEd25519.open());
     else throw new Error(`unknown or premature request ${String(event.data)}`);
     scope.postMessage({ kind: "done", ms: performance.now() - started, ...extra });
   } catch (error) {
