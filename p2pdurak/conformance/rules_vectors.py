@@ -233,11 +233,13 @@ def view_cases(first_id: int) -> list[dict[str, Any]]:
     return cases
 
 
-def capped_game_case(tc_id: int) -> dict[str, Any]:
-    """A complete game that only the bout cap ends (R-RULES-22a): nobody ever beats a card, so three seats take in
-    turn until the end of bout 299, a draw with every seat still in the game."""
-    options = Options(24, 3)
-    deck = random_deck(options, random.Random("p2pdurak rules vectors: the bout cap"))
+CAPPED_GAMES = (Options(24, 3), Options(36, 6, teams="pairs"))
+
+
+def capped_game_case(tc_id: int, options: Options) -> dict[str, Any]:
+    """A complete game that only the bout cap ends (R-RULES-22a): nobody ever beats a card, so the seats take in
+    turn until the end of bout 299, a draw with more than one seat (team) still in the game."""
+    deck = random_deck(options, random.Random(f"p2pdurak rules vectors: the bout cap, {options.describe()}"))
     st = new_game(options, deck)
     actions: list[str] = []
     while st.phase != OVER:
@@ -262,7 +264,8 @@ def build() -> dict[str, dict[str, Any]]:
     actions += crafted_action_cases(len(actions) + 1)
     games, prefixes = game_cases()
     views = view_cases(len(games) + len(prefixes) + 1)
-    capped = [capped_game_case(len(games) + len(prefixes) + len(views) + 1)]
+    capped = [capped_game_case(len(games) + len(prefixes) + len(views) + 1 + k, options)
+              for k, options in enumerate(CAPPED_GAMES)]
     return {
         "rules-actions.json": {
             "algorithm": "p2pdurak rules: one action on an encoded state",

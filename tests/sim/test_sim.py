@@ -172,7 +172,7 @@ def test_two_seats_that_take_turns_taking_end_the_game_at_the_bout_cap() -> None
     the game moved, so no clock gave it up (honest-never-ends at the bound). The bout cap (R-RULES-22a) ends it: a
     draw, the honest seat's game ends, and its transcript verifies with nobody losing."""
     from p2pdurak.log import encode_transcript
-    from p2pdurak.peer.verify import verify_transcript_bytes
+    from p2pdurak.peer.verify import outcome_text, verify_transcript_bytes
     from p2pdurak.rules.options import MAX_BOUTS
     from p2pdurak.sim.dice import Dice
     from p2pdurak.sim.invariants import check
@@ -194,5 +194,7 @@ def test_two_seats_that_take_turns_taking_end_the_game_at_the_bout_cap() -> None
         report = verify_transcript_bytes(encode_transcript(table.genesis, table.host.entries), require_proofs=False)
         assert report.valid and report.result is not None and report.result.draw
         assert report.result.forfeit is None and report.result.durak is None
+        assert outcome_text(report) == ("result: a draw at the bout cap: 300 bouts were played, the most a game has "
+                                        "(R-RULES-22a)")
     finally:
         remove_workdir(workdir)

@@ -1,13 +1,15 @@
 /** transcript-valid.json, transcript-tampered.json, peer-host.json: the peer layer (SPEC.md section 8) and the
  * verifier (8.14), as p2pdurak/conformance/transcripts.py and host.py run them. */
 
+import assert from "node:assert/strict";
+import { test } from "node:test";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { concat, fromHex, toHex, u32be } from "../src/bytes";
 import { PeerFault } from "../src/errors";
 import { HEADER, KIND_ENTRY, TranscriptError, parseRecords } from "../src/log/dlog";
 import { verifyGenesis } from "../src/log/genesis";
 import { Peer } from "../src/peer/peer";
-import { PrefixCache, claimLines, outcomeText, reportJson, verifyTranscriptBytes } from "../src/peer/verify";
+import { PrefixCache, type VerifyReport, claimLines, outcomeText, reportJson, verifyTranscriptBytes } from "../src/peer/verify";
 import { invalidText } from "../src/peer/words";
 import { RuleError } from "../src/rules";
 import { type Case, type Runner, expectKeys, loadVectors, vectorFile } from "./vectors";
@@ -162,3 +164,15 @@ const hostCase: Runner = (_, tc) => {
 vectorFile("transcript-valid.json", { Transcript: validCase });
 vectorFile("transcript-tampered.json", { TamperedTranscript: tamperedCase });
 vectorFile("peer-host.json", { HostValidation: hostCase });
+
+test("verify says a draw at the bout cap is one (R-RULES-22a), as Python's verify does", () => {
+  const draw = { durak: null, losingTeam: null, draw: true, pogony: 0, forfeit: null, forfeitReason: "" };
+  const report = (outOrder: number[][]): VerifyReport => ({
+    valid: true, reason: null, entry: null, seat: null, message: "", entries: 1, how: "result", verdicts: [],
+    names: ["Anya", "Boris", "Vera"], accusation: null, claims: [], faults: [], missingAudits: [],
+    result: { ...draw, outOrder },
+  });
+  assert.equal(outcomeText(report([[2]])),
+    "result: a draw at the bout cap: 300 bouts were played, the most a game has (R-RULES-22a)");
+  assert.equal(outcomeText(report([[2], [0, 1]])), "result: a draw");
+});
