@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2pdurak.crypto import deck_messages
 from p2pdurak.crypto.deck_messages import AuditMsg, RevealMsg
-from p2pdurak.crypto.deck_messages import decode as decode_deck
 from p2pdurak.errors import DurakError
 from p2pdurak.log import unchecked_body, unchecked_data
 from p2pdurak.log.messages import Entry, EntryData
@@ -58,7 +58,7 @@ class Knowledge:
         card_move = False
         if isinstance(body, DeckStep):
             try:
-                msg = decode_deck(body.data, author, self.size)
+                msg = deck_messages.decode(body.data, author, self.size)
             except DurakError:
                 return
             if isinstance(msg, (RevealMsg, AuditMsg)):

@@ -15,9 +15,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from p2pdurak.crypto import deck, dleq, ed25519_equation, group, shuffle_link
+from p2pdurak.crypto import deck, deck_messages, dleq, ed25519_equation, group, shuffle_link
 from p2pdurak.crypto.context import ProofContext
+from p2pdurak.crypto.deck import DeckTranscript
+from p2pdurak.crypto.deck_messages import DeckMsg, LockMsg
 from p2pdurak.crypto.group import Point
+from p2pdurak.crypto.identity import Identity, signed_bytes
+from p2pdurak.crypto.secrets_store import SeatSecrets
+from p2pdurak.randomness import Rng
 from p2pdurak.wire import schema
 
 
@@ -30,6 +35,8 @@ class Memo:
         self.shuffles: set[tuple[object, ...]] = set()
         self.base: dict[int, Point] = {}
         self.decoded: dict[tuple[bytes, object], Any] = {}
+        self.products: dict[tuple[bytes, int], Point] = {}
+        self.deck_msgs: dict[tuple[bytes, int, int], DeckMsg] = {}
         self.hits = 0
 
     def wrap_holds(self, real: Callable[[bytes, bytes, bytes], bool]) -> Callable[[bytes, bytes, bytes], bool]:
@@ -46,6 +53,24 @@ class Memo:
 
         return holds
 
+    def wrap_sign(self, real: Callable[[Identity, str, bytes], bytes]) -> Callable[[Identity, str, bytes], bytes]:
+        """Identity.sign: every party of the table signs in this process, and a signature made with a key holds
+        for that key's public key by Ed25519's correctness (S*B = (r + k*a)*B = R + k*A, cofactorless, A of prime
+        order), so the answer the equation gives for it is known when it is made and goes into the memo then. A
+        signature checked against another key, or over other bytes, is another input: the real check runs."""
+        cache = self.signatures
+        publics: dict[int, tuple[Identity, bytes]] = {}  # id -> (the identity, kept alive; its public key)
+
+        def sign(identity: Identity, domain: str, message: bytes) -> bytes:
+            signature = real(identity, domain, message)
+            held = publics.get(id(identity))
+            if held is None or held[0] is not identity:
+                held = publics[id(identity)] = (identity, identity.public)
+            cache[(held[1], signed_bytes(domain, message), signature)] = True
+            return signature
+
+        return sign
+
     def wrap_dleq(self, real: Callable[..., bool]) -> Callable[..., bool]:
         cache = self.dleq
 
@@ -61,6 +86,27 @@ class Memo:
             return answer
 
         return is_valid
+
+    def wrap_make_lock(self, real: Callable[[DeckTranscript, SeatSecrets, Rng], LockMsg],
+                       base_mul: Callable[[int], Point]) -> Callable[[DeckTranscript, SeatSecrets, Rng], LockMsg]:
+        """deck.make_lock: y_i = m_i*x_i and K_i = k_i*G are computed there with m_i = k_i/s, so K_i = m_i*S
+        whenever the seat's shuffle key S on `t` is s*G (one check); then each statement log_x y = log_S K is true
+        and its proof, made by dleq.prove from the witness, verifies by the proof's completeness (z*X - c*Y = r*X,
+        z*S - c*K = r*S, r != 0). Those answers go into the memo when the lock is made; a lock checked on another
+        transcript (other inputs) is another input, and the real check runs."""
+        cache = self.dleq
+
+        def make_lock(t: DeckTranscript, sec: SeatSecrets, rng: Rng) -> LockMsg:
+            msg = real(t, sec, rng)
+            key = t.shuffle_key(sec.seat)
+            if base_mul(sec.shuffle_secret) == key:
+                ctx = t.params.context(sec.seat, "lock").encode()
+                for i, (x, y, k, proof) in enumerate(zip(t.lock_input(sec.seat), msg.outputs, msg.keys, msg.proofs,
+                                                         strict=True)):
+                    cache[(ctx, i, x, y, key, k, proof)] = True
+            return msg
+
+        return make_lock
 
     def wrap_shuffle(self, real: Callable[..., None]) -> Callable[..., None]:
         seen = self.shuffles
@@ -89,6 +135,40 @@ class Memo:
 
         return base_mul
 
+    def wrap_mul(self, real: Callable[[Point, int], Point]) -> Callable[[Point, int], Point]:
+        """Point.__mul__: every peer opens the same public cards and re-checks the same layers in the audit
+        (deck.open_card, audit.audit), each the same point times the same scalar."""
+        cache = self.products
+
+        def mul(point: Point, k: int) -> Point:
+            key = (point.to_bytes(), k)
+            product = cache.get(key)
+            if product is None:
+                product = cache[key] = real(point, k)  # (raises for a multiple of N: nothing remembered)
+            else:
+                self.hits += 1
+            return product
+
+        return mul
+
+    def wrap_deck_decode(self, real: Callable[[bytes, int, int], DeckMsg]) -> Callable[[bytes, int, int], DeckMsg]:
+        """deck_messages.decode: every peer parses the same deck step's points; a message is a frozen dataclass
+        of ints, bytes and Points (immutable), so one value can be shared."""
+        cache = self.deck_msgs
+
+        def decode(data: bytes, seat: int, deck_size: int) -> DeckMsg:
+            if type(data) is not bytes:
+                return real(data, seat, deck_size)
+            key = (data, seat, deck_size)
+            msg = cache.get(key)
+            if msg is None:
+                msg = cache[key] = real(data, seat, deck_size)  # (a DeckFault is raised, not remembered)
+            else:
+                self.hits += 1
+            return msg
+
+        return decode
+
     def wrap_decode(self, real: Callable[[bytes, Any, int | None], Any]) -> Callable[[bytes, Any, int | None], Any]:
         """Registry._decode: a decoded message is a frozen dataclass of ints, bytes, strings, tuples and such
         messages (R-WIRE; schema.Registry.message refuses any other class), so one value can be shared."""
@@ -114,12 +194,19 @@ def installed() -> Iterator[Memo]:
     """Memoise the pure checks while the block runs (one seed), then put the real functions back."""
     memo = Memo()
     registry = schema.REGISTRY
+    base_mul = memo.wrap_base_mul(group.base_mul)
     patches: list[tuple[object, str, object]] = [
         (ed25519_equation, "holds", memo.wrap_holds(ed25519_equation.holds)),
+        (Identity, "sign", memo.wrap_sign(Identity.sign)),
         (dleq, "is_valid", memo.wrap_dleq(dleq.is_valid)),
         (shuffle_link, "verify", memo.wrap_shuffle(shuffle_link.verify)),
-        (deck, "base_mul", memo.wrap_base_mul(group.base_mul)),
+        (deck, "base_mul", base_mul),
+        (deck, "make_lock", memo.wrap_make_lock(deck.make_lock, base_mul)),
         (registry, "_decode", memo.wrap_decode(registry._decode)),
+        (Point, "__mul__", memo.wrap_mul(Point.__mul__)),
+        (Point, "__rmul__", memo.wrap_mul(Point.__rmul__)),
+        (deck_messages, "decode", memo.wrap_deck_decode(deck_messages.decode)),
+        (deck, "decode", memo.wrap_deck_decode(deck_messages.decode)),
     ]
     saved = [(target, name, target.__dict__.get(name, _ABSENT)) for target, name, _ in patches]
     try:

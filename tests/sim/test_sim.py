@@ -60,18 +60,26 @@ def test_sim_command_replays_a_seed_in_json(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_the_memo_of_pure_checks_changes_nothing_but_the_time() -> None:
-    """p2pdurak.sim.memo remembers signature, proof and decode answers within a table: a seed (here a false Reject
-    and a table of crashes and cuts) runs exactly as without it, and the real functions are back afterwards."""
-    from p2pdurak.crypto import dleq, ed25519_equation
+    """p2pdurak.sim.memo remembers signature, proof, product and decode answers within a table (and the answers a
+    signature or lock gives by construction): a seed (here a false Reject and a table of crashes and cuts) runs
+    exactly as without it, and the real functions are back afterwards."""
+    from p2pdurak.crypto import deck, deck_messages, dleq, ed25519_equation
+    from p2pdurak.crypto.group import Point
+    from p2pdurak.crypto.identity import Identity
     from p2pdurak.wire import schema
 
-    real = (ed25519_equation.holds, dleq.is_valid, "_decode" in vars(schema.REGISTRY))
+    def current() -> tuple[object, ...]:
+        return (ed25519_equation.holds, dleq.is_valid, "_decode" in vars(schema.REGISTRY), Point.__mul__,
+                Point.__rmul__, deck_messages.decode, vars(deck)["decode"], deck.make_lock, vars(deck)["base_mul"],
+                Identity.sign)
+
+    real = current()
     for seed, strategy in ((1006, "false-reject"), (1025, "faults")):
         fast, slow = run_seed(seed, strategy), run_seed(seed, strategy, memo=False)
         assert (fast.trace, fast.entries, fast.sim_s) == (slow.trace, slow.entries, slow.sim_s)
         assert [(v.invariant, v.message) for v in fast.violations] == [(v.invariant, v.message) for v in
                                                                         slow.violations]
-    assert (ed25519_equation.holds, dleq.is_valid, "_decode" in vars(schema.REGISTRY)) == real
+    assert current() == real
 
 
 def _kinds(violations: list[Violation]) -> set[str]:
