@@ -360,6 +360,7 @@ class SeatRunner:
             return
         if self._watch_host(now) or self._watch_stall(now):
             return
+        self._audit_when_open()
         if connected and not self._host_link:
             witness.reconnected(now)
         self._host_link = connected
@@ -790,6 +791,14 @@ class SeatRunner:
                         return
         if move is not None:
             self.send(move)
+
+    def _audit_when_open(self) -> None:
+        """R-PEER-38c: our audit's gate also opens when the link of a seat that never sent us a receipt goes down
+        (it is no longer waited for), which no entry or receipt tells us: an audit we owe is looked at each tick."""
+        peer = self.peer
+        if (peer is not None and peer.phase == game.AUDIT and peer.pending is None and peer.seat in peer.waiting_on()
+                and not self._audit_held(peer)):
+            self.step()
 
     def _audit_held(self, peer: Peer) -> bool:
         """R-PEER-38c: our audit (all our deck secrets) waits for the host's own copy of the end of play, and for a

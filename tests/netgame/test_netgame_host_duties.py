@@ -188,13 +188,14 @@ def test_a_game_waiting_on_us_is_never_given_up(tmp_path: Path) -> None:
 
 
 class SilentLink:
-    """A mesh with one live link, to a seat that never sends a receipt (it is gone, or will not answer)."""
+    """A mesh with one live link, to a seat that never sends a receipt (it will not answer); `seat` None: that
+    link went down."""
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int | None) -> None:
         self.seat = seat
 
     def linked(self) -> list[int]:
-        return [self.seat]
+        return [] if self.seat is None else [self.seat]
 
     def unlinked(self) -> list[int]:
         return []
@@ -203,10 +204,8 @@ class SilentLink:
         return True
 
 
-def test_a_game_waiting_only_on_our_held_audit_is_given_up(tmp_path: Path) -> None:
-    """R-GAME-21a with R-PEER-38c: every other seat has audited, ours waits for the receipt of the end from seat 2,
-    linked to us and never answering, and the host never names us silent. Before, the stall clock ran only while the
-    game waited on another seat, so we waited for ever (sim seed 1006394, chaos-both); now we give it up."""
+def owing_our_audit(tmp_path: Path, mesh: SilentLink) -> tuple[SeatRunner, Recorder, FakeClient]:
+    """Seat 1's runner in the audit, every other seat's audit on the chain, ours not sent, our mesh `mesh`."""
     table = MemoryTable.create(Options(24, 3), seed=5)
     rng = SeededRng(82)
     choose = random_chooser(rng)
@@ -229,9 +228,18 @@ def test_a_game_waiting_only_on_our_held_audit_is_given_up(tmp_path: Path) -> No
     for entry in table.entries:
         runner.apply_entry(entry, act=False)
     client = FakeClient()
-    client.mesh = SilentLink(2)
+    client.mesh = mesh
     runner.client = client  # type: ignore[assignment]
-    assert runner.peer is not None and runner.peer.waiting_on() == (SEAT,)
+    runner.on_seated(SEAT, 3, 3)  # (the host seated us: we may move)
+    assert runner.peer is not None and runner.peer.waiting_on() == (SEAT,) and runner.peer.pending is None
+    return runner, recorder, client
+
+
+def test_a_game_waiting_only_on_our_held_audit_is_given_up(tmp_path: Path) -> None:
+    """R-GAME-21a with R-PEER-38c: every other seat has audited, ours waits for the receipt of the end from seat 2,
+    linked to us and never answering, and the host never names us silent. Before, the stall clock ran only while the
+    game waited on another seat, so we waited for ever (sim seed 1006394, chaos-both); now we give it up."""
+    runner, recorder, client = owing_our_audit(tmp_path, SilentLink(2))
     runner.on_tick(100.0, True)
     runner.on_tick(107.9, True)
     assert runner.stalled is None and not client.left
@@ -240,3 +248,16 @@ def test_a_game_waiting_only_on_our_held_audit_is_given_up(tmp_path: Path) -> No
     assert runner.accusation is None
     report = verify_transcript_bytes(runner.transcript())
     assert (report.reason, report.seat) == ("incomplete", SEAT)
+
+
+def test_our_audit_goes_out_once_the_seat_it_waited_for_is_no_longer_linked(tmp_path: Path) -> None:
+    """R-PEER-38c waits for a linked seat that never sent us a receipt only while its link is up. Before, nothing
+    looked at the gate again when that link went down (no entry, no receipt comes), and we waited for ever with the
+    gate open (sim seeds 2200437, 2200545 and 2200678, chaos-both: a colluder died in the audit)."""
+    mesh = SilentLink(2)
+    runner, _, _ = owing_our_audit(tmp_path, mesh)
+    runner.on_tick(100.0, True)
+    assert runner.peer is not None and runner.peer.pending is None  # (held: seat 2 is linked)
+    mesh.seat = None  # its link goes down
+    runner.on_tick(100.25, True)
+    assert runner.peer.pending is not None and runner.peer.waiting_on() == (SEAT,)  # our audit is on its way

@@ -206,3 +206,12 @@ def test_two_seats_that_take_turns_taking_end_the_game_at_the_bout_cap() -> None
                                         "(R-RULES-22a)")
     finally:
         remove_workdir(workdir)
+
+
+def test_a_seat_whose_audit_gate_opens_when_a_link_goes_down_audits() -> None:
+    """Sim seed 2200678 (chaos-both): the adversary's seat 2, linked to seat 1 and never sending receipts, died in
+    the audit; seat 1's gate opened when that link went down, but nothing looked at it again, and seats 1 and 3
+    waited for ever. Now the gate is looked at every tick (R-PEER-38c): the honest seats audit and the game ends."""
+    result = run_seed(2200678, "chaos-both")
+    assert any("seat 2: die at" in line for line in result.trace)
+    assert ENDS not in _kinds(result.violations)

@@ -10,6 +10,7 @@ import { MemoryTable, randomChooser } from "../src/peer/harness";
 import { seededRng } from "../src/randomness";
 import { Options } from "../src/rules";
 import { HostLink } from "../src/seat/link";
+import type { Mesh } from "../src/seat/mesh";
 import { STALLED, SeatRunner, quietListener } from "../src/seat/runner";
 import { MemoryFiles } from "../src/seat/store";
 import { MoveWitness } from "../src/seat/witness";
@@ -80,4 +81,41 @@ test("a game that waits only on our audit, held back for a receipt that never co
   assert.deepEqual(runner.stalled, [0, 8]); // (the host: it never sent us the end)
   assert.ok(link.isLeaving && seen.at(-1) === STALLED && runner.accusation === null);
   assert.deepEqual(link.outgoing(), []); // no audit, no receipt, no claim
+});
+
+test("our audit goes out once the linked seat it waited for, which never sent a receipt, is no longer linked", () => {
+  // (sim seeds 2200437, 2200545, 2200678, chaos-both: a colluder linked to us died in the audit; nothing looked at
+  // our gate again when its link went down, and we waited for ever with the gate open)
+  const table = MemoryTable.create(new Options({ deck: 24, players: 3 }), 5);
+  const rng = seededRng("stall");
+  const chooser = randomChooser(rng);
+  table.run([chooser, chooser, chooser], rng, (t) => t.peers[1]?.phase === "audit");
+  for (const other of [0, 2]) {
+    const move = table.peers[other]?.protocolMove() ?? null;
+    assert.ok(move !== null);
+    table.submit(move); // every audit but ours
+  }
+  const identity = table.identities[1] as Identity;
+  const runner = new SeatRunner(identity, new MemoryFiles(), { hostTimeout: 5, moveTimeout: 3 });
+  const secrets = table.peers[1]?.secrets ?? null;
+  runner.adopt(table.genesis, table.genesisBytes, secrets);
+  for (const entry of table.entries) runner.applyEntry(entry);
+  let linked = [2];
+  const sent: number[] = [];
+  runner.mesh = {
+    linked: () => linked, unlinked: () => [], forward: () => true, broadcast: () => void sent.push(1),
+    sendReceipt: () => undefined, setGame: () => undefined,
+  } as unknown as Mesh;
+  const host = table.identities[0] as Identity;
+  runner.link = new HostLink(identity, "Tess", { host: "127.0.0.1", port: 1, fingerprint: fingerprint(host.public), gameId: table.genesis.data.game_id }, { hasGenesis: true });
+  runner.onSeated(1, 3, 3);
+  const peer = runner.peer;
+  assert.ok(peer !== null && peer.waitingOn().join() === "1");
+  runner.onTick(100, true);
+  assert.ok(peer.pending === null); // (held: seat 2 is linked and sent no receipt)
+  assert.equal(sent.length, 0);
+  linked = []; // its link goes down
+  runner.onTick(100.25, true);
+  assert.ok(peer.pending !== null); // our audit is on its way
+  assert.equal(sent.length, 1);
 });

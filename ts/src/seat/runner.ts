@@ -383,6 +383,7 @@ export class SeatRunner implements LinkApp, MeshApp {
     if (this.peer !== null && this.peer.faulted === null && this.accusation === null) this.forwardLagging(now);
     if (witness === null || this.link === null || !this.watching()) return;
     if (this.watchHost(now) || this.watchStall(now)) return;
+    this.auditWhenOpen();
     if (connected && !this.hostLink) witness.reconnected(now);
     this.hostLink = connected;
     if (!connected) return; // time without the host does not count against it
@@ -613,6 +614,14 @@ export class SeatRunner implements LinkApp, MeshApp {
     const peer = this.peer;
     if (peer === null || peer.over || this.seat === null || peer.pending !== null || peer.phase === game.AUDIT) return;
     this.send(peer.abort(this.seat, "leaving"));
+  }
+
+  /** R-PEER-38c: our audit's gate also opens when the link of a seat that never sent us a receipt goes down (it is no
+   * longer waited for), which no entry or receipt tells us: an audit we owe is looked at each tick. */
+  private auditWhenOpen(): void {
+    const peer = this.peer;
+    if (peer === null || peer.phase !== game.AUDIT || peer.pending !== null || peer.seat === null) return;
+    if (peer.waitingOn().includes(peer.seat) && !this.auditHeld(peer)) this.step();
   }
 
   /** R-PEER-38c: our audit waits for the host's own copy of the end of play and a receipt of it from every other
