@@ -91,8 +91,18 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
   const say = opts.onEvent ?? (() => undefined);
   link.app = runner;
   runner.link = link;
+  const subtle = opts.subtle ?? null;
+  // While WebCrypto checks a frame from the host, a frame a mesh link receives after it waits its turn: the runner
+  // takes every frame in the order it arrived, as it does without WebCrypto (a Forward of an entry must not overtake
+  // the host's own frame that came first).
+  let arrived: Promise<void> = Promise.resolve();
+  const inTurn = (ready: Promise<void>): Promise<void> => {
+    const turn = Promise.all([arrived, ready]).then(() => undefined);
+    arrived = turn.catch(() => undefined);
+    return turn;
+  };
   const mesh = opts.meshDial === undefined ? null : new Mesh(link.identity, link.name, runner, opts.meshDial, config, now,
-    async () => runner.log?.flush(), rng);
+    async () => runner.log?.flush(), rng, subtle === null ? null : () => inTurn(Promise.resolve()));
   if (mesh !== null) runner.attachMesh(mesh);
   const started = now();
   let lastContact = now();
@@ -132,7 +142,6 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
     if (link.ending !== null) wake?.();
   };
   const busy = opts.busy ?? { seconds: 0 };
-  const subtle = opts.subtle ?? null;
   const ticker = setInterval(() => {
     const t0 = now();
     runner.onTick(now(), link.connected);
@@ -259,8 +268,8 @@ export async function runSeat(link: HostLink, runner: SeatRunner, transport: Tra
       }
       if (payload === null) return null;
       lastHeard = now();
-      if (subtle) {
-        await subtle.checkFrame(payload, runner.peer?.genesis ?? null);
+      if (subtle !== null) {
+        await inTurn(subtle.checkFrame(payload, runner.peer?.genesis ?? null));
         if (stopped) return null;
       }
       const wasConnected = link.connected;

@@ -110,6 +110,9 @@ export class Mesh {
     /** made durable before anything is written (our moves are in our records before they leave, R-GAME-4) */
     readonly beforeSend: () => Promise<void> = () => Promise.resolve(),
     readonly rng: Rng = systemRng,
+    /** awaited before each frame of a link reaches the runner: the driver keeps the host's frames and the links'
+     * in the order they arrived while WebCrypto checks a host frame (src/seat/subtle.ts) */
+    readonly inOrder: (() => Promise<void>) | null = null,
   ) {}
 
   setGame(seat: number, gameId: Uint8Array): void {
@@ -266,6 +269,7 @@ export class Mesh {
       for (;;) {
         const msg = await this.receive(conn, seat);
         live.lastHeard = this.now();
+        if (this.inOrder !== null) await this.inOrder();
         switch (msg.type) {
           case "Ping":
             break;
