@@ -11,7 +11,9 @@ load; CPU does not).
 - browser_setup_6x36_peer_cpu_s: one seat's share of a whole 6-seat, 36-card setup: a sixth of making all six
   shuffles and locks (each with its proofs), plus checking all twelve messages and the trump and deal reveals, as
   every peer checks them (the others' shuffles and locks included). Best of three, after a first whole setup that
-  prepares the messages (and warms the JIT); `_first_` is the first of the three. `browser_webkit_setup_*` (with
+  prepares the messages (and warms the JIT); `_first_` is the first of the three. Public values go through
+  libsecp256k1 in WebAssembly as in the page (`browser_group` says which group ran); `browser_noble_setup_*` is one
+  run of the same with noble alone, as a browser that refuses WebAssembly runs it. `browser_webkit_setup_*` (with
   --webkit): the same in WebKit (WebKitGTK's MiniBrowser on a virtual display, the engine of Safari), one run.
 - browser_game_cpu_s: a whole 4-seat, 36-card game on the in-memory table (random players, seed 5), one non-host
   seat's share: the time inside its own Peer (every entry checked, every move made), averaged over the three
@@ -257,6 +259,7 @@ def run(webkit: bool = False) -> dict[str, float | int | str]:
             webpage.open_worker(driver, served, "bench.worker")
             webpage.call(driver, "setup-prepare")
             clock = _Clock(*_worker_thread(driver, "chromium"))
+            figures["browser_group"] = str(webpage.call(driver, "group")["group"])
             figures.update(_setup(driver, clock, "browser", RUNS))
             game_thread, game_process, game = _step(driver, clock, "game")
             share = game_thread / (game["ms"] / 1000)
@@ -270,11 +273,14 @@ def run(webkit: bool = False) -> dict[str, float | int | str]:
                 "browser_chromium": str(driver.capabilities.get("browserVersion", "?")),
             })
             figures.update(_replays(driver, clock))
+            webpage.call(driver, "noble")
+            figures.update(_setup(driver, clock, "browser_noble", 1))
         if webkit:
             with webpage.webkit() as driver:
                 webpage.open_worker(driver, served, "bench.worker")
                 webpage.call(driver, "setup-prepare")
                 clock = _Clock(*_worker_thread(driver, "webkit"))
+                figures["browser_webkit_group"] = str(webpage.call(driver, "group")["group"])
                 figures.update(_setup(driver, clock, "browser_webkit", WEBKIT_RUNS))
                 figures["browser_webkit"] = str(driver.capabilities.get("browserVersion", "?"))
     figures["browser_bundle_gzip_bytes"] = bundle_gzip_bytes()

@@ -46,8 +46,10 @@ _HEADERS = {
     "referrer-policy": "no-referrer",  # the invite is in the fragment, which is never sent; nor is the page's URL
     "x-content-type-options": "nosniff",
     # defence in depth for what the page shows of others (names, moves): no script but the page's own files, no
-    # inline script or style, no plugin, no framing; the WebSocket to this host (or to a browser link's, R-NET-103)
-    "content-security-policy": "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self'; "
+    # inline script or style, no plugin, no framing; the WebSocket to this host (or to a browser link's, R-NET-103);
+    # WebAssembly compiled from the page's own worker.js (libsecp256k1 for checking proofs, ts/wasm/), nothing else
+    "content-security-policy": "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+    "style-src 'self'; "
     "img-src 'self' data: blob:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'",
 }

@@ -19,6 +19,7 @@ KEYS = (
     "browser_setup_6x36_own_shuffle_and_lock_cpu_s",
     "browser_setup_6x36_check_every_message_cpu_s",
     "browser_setup_6x36_peer_wall_s",
+    "browser_noble_setup_6x36_peer_cpu_s",
     "browser_game_cpu_s",
     "browser_game_table_cpu_s",
     "browser_game_replay_cpu_s",
@@ -41,4 +42,5 @@ def test_bench_browser_prints_its_figures() -> None:
     for key in KEYS:
         assert isinstance(figures[key], (int, float)) and figures[key] > 0, key
     assert figures["browser_game_entries"] > 0
+    assert figures["browser_group"] == "libsecp256k1 wasm"  # the Worker compiled the module, as the page's does
     assert figures["browser_bundle_gzip_bytes"] == bundle_gzip_bytes()  # p2pdurak/web/peer/, each file gzipped

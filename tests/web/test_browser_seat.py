@@ -67,6 +67,13 @@ def transcript_of(driver: Any) -> str | None:
     return str(value) if value else None
 
 
+def group_of(driver: Any) -> str | None:
+    """The group operations the page's worker checks with: "libsecp256k1 wasm", or "noble" if WebAssembly was
+    refused."""
+    value = driver.execute_script("return document.getElementById('game').dataset.group || null")
+    return str(value) if value else None
+
+
 CLICK_A_MOVE = "const b = document.querySelector('#actions button:not([disabled])'); if (b) b.click();"
 
 
@@ -113,6 +120,7 @@ def test_a_browser_seat_plays_a_python_host_to_the_end_by_clicks(tmp_path: Path)
             screenshot(driver, "browser-seat-table", 390)
             shown = wait_for(lambda: driver.find_element("id", "digest").text, 30, "the page's digest")
             assert shown.endswith(host.digest)  # the page digests the files it came in, as the host does
+            assert group_of(driver) == "libsecp256k1 wasm"  # compiled under the host's Content-Security-Policy
             play(driver, 120)
             screenshot(driver, "browser-seat-over", 390)
             hex_transcript = transcript_of(driver)
@@ -160,6 +168,7 @@ def test_a_mixed_table_python_host_chromium_and_webkit_plays_to_the_end(tmp_path
             join(webkit, host.browser, "Safa")
             for driver in (blink, webkit):
                 table_shown(driver)
+                assert group_of(driver) == "libsecp256k1 wasm"
             play(blink, 180, None, webkit)
             transcripts = [transcript_of(blink), transcript_of(webkit)]
         assert host.wait() == 0, "".join(host.lines)

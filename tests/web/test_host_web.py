@@ -61,7 +61,7 @@ async def test_the_page_its_types_and_nothing_else(tmp_path: Path) -> None:
         status, headers, body = await get(port, "/")
         assert (status, body) == (200, FILES["index.html"])
         assert headers["content-type"] == "text/html; charset=utf-8" and headers["x-content-type-options"] == "nosniff"
-        assert "script-src 'self';" in headers["content-security-policy"]  # no inline script (names are text)
+        assert "script-src 'self' 'wasm-unsafe-eval';" in headers["content-security-policy"]  # no inline script
         for path, mime in (("main.js", "text/javascript; charset=utf-8"), ("page.css", "text/css; charset=utf-8"),
                            ("wasm/secp256k1.wasm", "application/wasm"), ("notes.unknown", "application/octet-stream")):
             status, headers, body = await get(port, f"/{path}")

@@ -2,7 +2,9 @@
  * `npm run bench`: CPU time of the TypeScript core's costly checks in Node, best of 5 (no test asserts a timing):
  * the shuffle argument for D = 36 (verify, prove), a 36-position lock message's proofs, Ed25519 strict verification
  * (noble's arithmetic, and WebCrypto's after rules 1-3: node counts its thread pool in the process's CPU), a seat's
- * share of a whole 4-seat, 36-card game, and replaying that game as `verify` does, with and without WebCrypto.
+ * share of a whole 4-seat, 36-card game, and replaying that game as `verify` does, with and without WebCrypto. Public
+ * values go through libsecp256k1 in WebAssembly, as in the page (`--noble`: noble alone, as where WebAssembly is
+ * refused).
  * Prints one JSON object.
  */
 
@@ -15,6 +17,7 @@ import * as dleq from "../src/crypto/dleq";
 import { Point, baseMul, randomScalar } from "../src/crypto/group";
 import { CHECKED } from "../src/crypto/ed25519";
 import { Identity, verify } from "../src/crypto/identity";
+import { installWasmGroup } from "../src/crypto/secp256k1_wasm";
 import { proofFromBytes, proofToBytes, shuffleAndProve, verifyShuffle } from "../src/crypto/shuffle_proof";
 import { MemoryTable, intSeededRng, randomChooser } from "../src/peer/harness";
 import { verifyTranscriptBytes } from "../src/peer/verify";
@@ -32,6 +35,8 @@ function cpuMs(run: () => void, repeat = 5): number {
   }
   return Math.round(best * 100) / 100;
 }
+
+const wasm = process.argv.includes("--noble") ? false : installWasmGroup();
 
 const rng = seededRng("bench");
 const ctx = { game: new Uint8Array(32).fill(7), seat: 1, step: "shuffle" };
@@ -167,6 +172,7 @@ if (subtle !== null) {
 }
 
 const result = {
+  group: wasm ? "libsecp256k1 wasm" : "noble",
   setup_6x36_own_shuffle_and_lock_cpu_ms: setup.make,
   setup_6x36_check_every_message_cpu_ms: setup.check,
   setup_6x36_peer_cpu_s: Math.round(setup.make + setup.check) / 1000,

@@ -9,6 +9,7 @@ import { readdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildWasm, wasmPlugin } from "./build-wasm.mjs";
 
 const TS = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BROWSER = join(TS, "test", "browser");
@@ -38,12 +39,14 @@ const OPTIONS = {
   format: "iife",
   target: "es2022",
   define: { "import.meta.url": "self.location.href" },
-  plugins: [shims],
+  plugins: [shims, wasmPlugin()],
+  loader: { ".wasm": "binary" },
   sourcemap: false,
   logLevel: "warning",
 };
 
 rmSync(OUT, { recursive: true, force: true });
+buildWasm();
 for (const name of readdirSync(join(TS, "test")).filter((n) => n.endsWith(".test.ts") && !LEFT_OUT.has(n))) {
   const stem = name.slice(0, -".test.ts".length);
   await build({

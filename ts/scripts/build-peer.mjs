@@ -1,5 +1,6 @@
 // The browser seat's page, built for the Python package to ship (SPEC.md 9.15): src/page/main.ts -> main.js and
-// src/page/worker.ts -> worker.js (esbuild, every npm package inlined), and the page's other files of src/page/
+// src/page/worker.ts -> worker.js (esbuild, every npm package inlined, and libsecp256k1's WebAssembly module compiled
+// by build-wasm.mjs with clang), and the page's other files of src/page/
 // (index.html, page.css, ...) copied as they are, into ../p2pdurak/web/peer/. Deterministic: fixed options, no
 // timestamps, no source maps, paths relative to ts/; so CI rebuilds it and fails unless the result is byte-identical
 // to what ships (`--check`, as `python -m p2pdurak.conformance.regenerate --check` does for the vectors).
@@ -12,6 +13,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildWasm, wasmPlugin } from "./build-wasm.mjs";
 
 const TS = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PAGE = join(TS, "src", "page");
@@ -28,6 +30,13 @@ async function buildInto(out) {
   }
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  await bundle(out, buildWasm());
+  for (const name of readdirSync(PAGE)) {
+    if (!NOT_COPIED.test(name) && statSync(join(PAGE, name)).isFile()) copyFileSync(join(PAGE, name), join(out, name));
+  }
+}
+
+async function bundle(out, wasmFile) {
   await build({
     absWorkingDir: TS,
     entryPoints: ENTRIES.map((entry) => `src/page/${entry}`),
@@ -41,10 +50,9 @@ async function buildInto(out) {
     charset: "utf8",
     legalComments: "eof", // the licences of the inlined packages stay with their code
     logLevel: "warning",
+    plugins: [wasmPlugin(wasmFile)],
+    loader: { ".wasm": "binary" }, // libsecp256k1 in WebAssembly, inlined in worker.js (build-wasm.mjs)
   });
-  for (const name of readdirSync(PAGE)) {
-    if (!NOT_COPIED.test(name) && statSync(join(PAGE, name)).isFile()) copyFileSync(join(PAGE, name), join(out, name));
-  }
 }
 
 function files(root, folder = root) {

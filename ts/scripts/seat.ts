@@ -8,11 +8,13 @@
  *     'node --experimental-websocket ts/build/scripts/seat.js {link} --seed {seed} --move-timeout {move_timeout}'
  *
  * What differs from the page: the host link's transport (TCP here, a WebSocket there; the mesh links are WebSockets in
- * both) and the records (memory here, IndexedDB there). Prints how the seat ended; exit 0 when the game ended (the
+ * both) and the records (memory here, IndexedDB there); like the page, it checks public values with libsecp256k1 in
+ * WebAssembly. Prints how the seat ended; exit 0 when the game ended (the
  * host's Bye "game-over").
  */
 
 import { Identity } from "../src/crypto/identity";
+import { installWasmGroup } from "../src/crypto/secp256k1_wasm";
 import { seededRng, systemRng } from "../src/randomness";
 import { easyChooser } from "../src/seat/bot";
 import { runSeat } from "../src/seat/driver";
@@ -33,6 +35,7 @@ if (typeof WebSocket === "undefined") {
   console.error("this seat dials its mesh links over WebSocket: run node with --experimental-websocket (Node 20)");
   process.exit(2);
 }
+installWasmGroup();
 const link = process.argv[2];
 if (link === undefined || link.startsWith("--")) {
   console.error("usage: node --experimental-websocket build/scripts/seat.js LINK [--seed N] [--move-timeout S] "

@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { useWasmGroup } from "../src/crypto/group";
+import { loadWasmGroup } from "../src/crypto/secp256k1_wasm";
 
 // biome-ignore lint: vector JSON is untyped
 export type Case = Record<string, any>;
@@ -47,39 +49,71 @@ export function expectKeys(tc: Case, got: Case, keys: readonly string[]): string
   }
 }
 
-/** Register the test of one vector file: `runners` by group type, `outOfScope` group types with the reason. */
+/** The two ways the core does group operations on public values: noble alone, and libsecp256k1 in WebAssembly
+ * (as the page does); every vector file runs on both. */
+export const BACKENDS = ["noble", "libsecp256k1 wasm"] as const;
+
+/** Run `body` with the group operations of `backend`, then go back to noble alone. */
+export async function withBackend(backend: (typeof BACKENDS)[number], body: () => Promise<void>): Promise<void> {
+  const group = backend === "noble" ? null : loadWasmGroup();
+  assert.ok(backend === "noble" || group !== null, "WebAssembly is not available to load libsecp256k1");
+  useWasmGroup(group);
+  try {
+    await body();
+  } finally {
+    useWasmGroup(null);
+  }
+}
+
+/** Register the test of one vector file, once per backend: `runners` by group type, `outOfScope` group types with
+ * the reason. */
 export function vectorFile(
   file: string,
   runners: Readonly<Record<string, Runner>>,
   outOfScope: Readonly<Record<string, string>> = {},
 ): void {
-  test(file, async (t) => {
-    const doc = loadVectors(file);
-    const groups: Group[] = doc.testGroups;
-    const cases = groups.reduce((n, g) => n + g.tests.length, 0);
-    assert.equal(cases, doc.numberOfTests, "numberOfTests does not match the cases in the file");
-    for (const [index, group] of groups.entries()) {
-      const name = `${group.type} #${index} (${group.tests.length} cases)`;
-      const runner = runners[group.type];
-      if (runner === undefined) {
-        const reason = outOfScope[group.type];
-        assert.ok(reason !== undefined, `group type ${group.type} is neither run nor listed as out of scope`);
-        await t.test(name, { skip: `out of scope: ${reason}` }, () => {});
-        continue;
-      }
-      await t.test(name, () => {
-        const failures: string[] = [];
-        for (const tc of group.tests) {
-          let detail: string | null;
-          try {
-            detail = runner(group, tc);
-          } catch (exc) {
-            detail = `raised ${exc instanceof Error ? (exc.stack ?? exc.message) : String(exc)}`;
-          }
-          if (detail !== null) failures.push(`tcId ${tc.tcId} (${tc.comment}): ${detail}`);
-        }
-        assert.deepEqual(failures, [], `${failures.length} of ${group.tests.length} cases failed`);
-      });
+  for (const backend of BACKENDS) {
+    test(`${file} (${backend})`, (t) => withBackend(backend, () => runFile(t, file, runners, outOfScope)));
+  }
+}
+
+/** What a vector file's test uses of its context (node's TestContext; the browser shim's has the same). */
+interface Subtests {
+  test(name: string, options: { skip: string }, body: () => void): Promise<void>;
+  test(name: string, body: () => void): Promise<void>;
+}
+
+async function runFile(
+  t: Subtests,
+  file: string,
+  runners: Readonly<Record<string, Runner>>,
+  outOfScope: Readonly<Record<string, string>>,
+): Promise<void> {
+  const doc = loadVectors(file);
+  const groups: Group[] = doc.testGroups;
+  const cases = groups.reduce((n, g) => n + g.tests.length, 0);
+  assert.equal(cases, doc.numberOfTests, "numberOfTests does not match the cases in the file");
+  for (const [index, group] of groups.entries()) {
+    const name = `${group.type} #${index} (${group.tests.length} cases)`;
+    const runner = runners[group.type];
+    if (runner === undefined) {
+      const reason = outOfScope[group.type];
+      assert.ok(reason !== undefined, `group type ${group.type} is neither run nor listed as out of scope`);
+      await t.test(name, { skip: `out of scope: ${reason}` }, () => {});
+      continue;
     }
-  });
+    await t.test(name, () => {
+      const failures: string[] = [];
+      for (const tc of group.tests) {
+        let detail: string | null;
+        try {
+          detail = runner(group, tc);
+        } catch (exc) {
+          detail = `raised ${exc instanceof Error ? (exc.stack ?? exc.message) : String(exc)}`;
+        }
+        if (detail !== null) failures.push(`tcId ${tc.tcId} (${tc.comment}): ${detail}`);
+      }
+      assert.deepEqual(failures, [], `${failures.length} of ${group.tests.length} cases failed`);
+    });
+  }
 }

@@ -21,7 +21,7 @@ import {
   decodeDeckMsg,
 } from "./deck_messages";
 import * as dleq from "./dleq";
-import { G, N, type Point, baseMul, mod } from "./group";
+import { G, N, type Point, baseMul, baseMulPublic, mod } from "./group";
 import type { Rng } from "../randomness";
 import type { SeatSecrets } from "./secrets_store";
 import { shuffleAndProve, proofToBytes as shuffleProofToBytes, verifyShuffleBytes } from "./shuffle_proof";
@@ -270,7 +270,7 @@ function checkKeys(t: DeckTranscript, seat: number, keys: readonly PositionKey[]
       throw new DeckFault("bad-encoding", "position or key out of range", seat);
     }
     if (t.key(seat, pos) !== null) throw new DeckFault("repeated-reveal", `key for position ${pos} already published`, seat);
-    if (!baseMul(k).equals(t.lockKey(seat, pos))) throw new KeyFault("wrong-key", `k*G != K for position ${pos}`, seat);
+    if (!baseMulPublic(k).equals(t.lockKey(seat, pos))) throw new KeyFault("wrong-key", `k*G != K for position ${pos}`, seat);
   }
 }
 
@@ -288,7 +288,7 @@ function checkAudit(t: DeckTranscript, msg: AuditMsg): void {
   if (seat >= t.shuffles.length || t.secrets[seat] !== null) {
     throw new DeckFault("out-of-turn", `seat ${seat} has no audit to publish`, seat);
   }
-  if (msg.shuffleSecret <= 0n || msg.shuffleSecret >= N || !baseMul(msg.shuffleSecret).equals(t.shuffleKey(seat))) {
+  if (msg.shuffleSecret <= 0n || msg.shuffleSecret >= N || !baseMulPublic(msg.shuffleSecret).equals(t.shuffleKey(seat))) {
     throw new KeyFault("bad-audit-secret", "s*G != S", seat);
   }
   if (seat < t.locks.length) {

@@ -4,12 +4,11 @@
  * random bytes hashed with the witness and the statement, so a repeating Rng never repeats it across statements.
  */
 
-import { mulAddUnsafe } from "@noble/curves/abstract/curve.js";
 import { concat, u8, utf8 } from "../bytes";
 import type { Rng } from "../randomness";
 import { type ProofContext, encodeContext } from "./context";
 import { ProofFault } from "./deck_errors";
-import { Curve, N, type Point, hashToScalar, mod, scalarFromBytes, scalarToBytes } from "./group";
+import { N, type Point, hashToScalar, lincombPublic, mod, scalarFromBytes, scalarToBytes } from "./group";
 
 export const LOCK_PROOF_TAG = utf8("p2pdurak/v1/dleq-lock");
 export const NONCE_TAG = utf8("p2pdurak/v1/dleq-nonce");
@@ -61,8 +60,8 @@ export function prove(
 
 /** a*p + b*q compressed, or null for the identity (public scalars). */
 function combine(p: Point, a: bigint, q: Point, b: bigint): Uint8Array | null {
-  const sum = mulAddUnsafe(Curve, [p.raw, q.raw], [a, b]);
-  return sum.is0() ? null : sum.toBytes(true);
+  const sum = lincombPublic([p, q], [a, b]);
+  return sum === null ? null : sum.toBytes();
 }
 
 /** A = z*x - c*y, B = z*s - c*k; valid iff c == challenge(..., A, B). `ctx` is the encoded context. */

@@ -3,14 +3,17 @@
  *
  * Points travel as 33-byte compressed encodings and are parsed strictly; a `Point` is never the identity (any
  * operation that would make one raises GroupError "identity"). Scalars are bigints mod N. Secret scalars use noble's
- * constant-time `multiply`; public ones (verification) its faster variable-time paths.
+ * constant-time `multiply`; public ones (verification) libsecp256k1's multi-scalar multiplication in WebAssembly
+ * where it is loaded (`useWasmGroup`, wasm_group.ts), else noble's faster variable-time paths.
  */
 
+import { mulAddUnsafe, pippenger } from "@noble/curves/abstract/curve.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { concat, equal, fromBigInt, toBigInt, toHex, u32be } from "../bytes";
 import { PeerFault } from "../errors";
 import type { Rng } from "../randomness";
+import type { Affine, WasmGroup } from "./wasm_group";
 
 export const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 export const P = 2n ** 256n - 2n ** 32n - 977n;
@@ -27,15 +30,29 @@ export const mod = (k: bigint): bigint => {
   return r < 0n ? r + N : r;
 };
 
-/** A non-identity point of secp256k1; equality by the compressed encoding (cached). */
+let wasm: WasmGroup | null = null;
+
+/** Use libsecp256k1 in WebAssembly for public values from now on (null: noble alone again). */
+export function useWasmGroup(group: WasmGroup | null): void {
+  wasm = group;
+}
+
+/** The WebAssembly group in use, or null (noble alone). */
+export function wasmGroup(): WasmGroup | null {
+  return wasm;
+}
+
+/** A non-identity point of secp256k1; equality by the compressed encoding (cached). It keeps whichever forms it
+ * was made from or has been asked for: the encoding, noble's point, the affine x, y the WebAssembly group reads. */
 export class Point {
   private encoded: Uint8Array | undefined;
+  private point: CurvePoint | undefined;
+  private xy: Affine | undefined;
 
-  private constructor(
-    readonly raw: CurvePoint,
-    encoded?: Uint8Array,
-  ) {
+  private constructor(raw: CurvePoint | undefined, encoded?: Uint8Array, xy?: Affine) {
+    this.point = raw;
     this.encoded = encoded;
+    this.xy = xy;
   }
 
   /** A point from noble's arithmetic; GroupError "identity" for the identity. */
@@ -44,12 +61,22 @@ export class Point {
     return new Point(raw);
   }
 
+  /** A point from the WebAssembly group's x, y (on the curve: the module made or checked it). */
+  static ofAffine(xy: Affine): Point {
+    return new Point(undefined, undefined, xy);
+  }
+
   /** Strict (R-GRP-1): exactly 33 bytes, prefix 02/03, x < p, on the curve. */
   static fromBytes(data: Uint8Array, seat: number | null = null): Point {
     if (!(data instanceof Uint8Array) || data.length !== 33 || (data[0] !== 2 && data[0] !== 3)) {
       throw new GroupError("invalid-point", "not a 33-byte compressed point", seat);
     }
     if (toBigInt(data.subarray(1)) >= P) throw new GroupError("invalid-point", "x not below the field prime", seat);
+    if (wasm !== null) {
+      const xy = wasm.decompress(data);
+      if (xy === null) throw new GroupError("invalid-point", "not on the curve", seat);
+      return new Point(undefined, data.slice(), xy);
+    }
     let raw: CurvePoint;
     try {
       raw = Curve.fromBytes(data);
@@ -59,8 +86,37 @@ export class Point {
     return new Point(raw, data.slice());
   }
 
+  /** noble's point (made from x, y or the encoding the first time it is asked for). */
+  get raw(): CurvePoint {
+    if (this.point === undefined) {
+      if (this.xy !== undefined) {
+        this.point = Curve.fromAffine({ x: toBigInt(this.xy.subarray(0, 32)), y: toBigInt(this.xy.subarray(32)) });
+      } else {
+        this.point = Curve.fromBytes(this.encoded as Uint8Array);
+      }
+    }
+    return this.point;
+  }
+
+  /** x, y, 32 bytes each, for the WebAssembly group. */
+  affine(): Affine {
+    if (this.xy === undefined) {
+      const { x, y } = this.raw.toAffine();
+      this.xy = concat(fromBigInt(x, 32), fromBigInt(y, 32));
+    }
+    return this.xy;
+  }
+
   toBytes(): Uint8Array {
-    if (this.encoded === undefined) this.encoded = this.raw.toBytes(true);
+    if (this.encoded === undefined) {
+      if (this.xy !== undefined) {
+        this.encoded = new Uint8Array(33);
+        this.encoded[0] = 2 | ((this.xy[63] as number) & 1);
+        this.encoded.set(this.xy.subarray(0, 32), 1);
+      } else {
+        this.encoded = this.raw.toBytes(true);
+      }
+    }
     return this.encoded;
   }
 
@@ -73,7 +129,9 @@ export class Point {
 
   /** k*P for a public k (variable time). */
   mulPublic(k: bigint): Point {
-    return Point.of(this.raw.multiplyUnsafe(mod(k)));
+    const r = lincombPublic([this], [k]);
+    if (r === null) throw new GroupError("identity", "the identity is not a group element here");
+    return r;
   }
 
   add(other: Point): Point {
@@ -95,6 +153,36 @@ export class Point {
   toString(): string {
     return `Point(${toHex(this.toBytes())})`;
   }
+}
+
+/** sum scalars[i]*points[i] + g*G for PUBLIC scalars (variable time: never a secret), reduced mod N here; null for
+ * the identity. libsecp256k1's multi-scalar multiplication where it is loaded, noble's otherwise. */
+export function lincombPublic(points: readonly Point[], scalars: readonly bigint[], g = 0n): Point | null {
+  const ks = scalars.map(mod);
+  const gk = mod(g);
+  if (wasm !== null && points.length <= wasm.maxTerms) {
+    const xy = wasm.lincomb(
+      points.map((p) => p.affine()),
+      ks,
+      gk,
+    );
+    return xy === null ? null : Point.ofAffine(xy);
+  }
+  const raws = points.map((p) => p.raw);
+  if (gk !== 0n) {
+    raws.push(Curve.BASE);
+    ks.push(gk);
+  }
+  if (raws.length === 0) return null;
+  const sum = raws.length <= 4 ? mulAddUnsafe(Curve, raws, ks) : pippenger(Curve, raws, ks);
+  return sum.is0() ? null : Point.of(sum);
+}
+
+/** k*G for a public k (a revealed key, checked against its published point): variable time. */
+export function baseMulPublic(k: bigint): Point {
+  const r = lincombPublic([], [], k);
+  if (r === null) throw new GroupError("identity", "base multiplication by zero");
+  return r;
 }
 
 /** k*G for a secret k (noble's precomputed base tables, constant time). */

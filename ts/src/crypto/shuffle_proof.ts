@@ -6,7 +6,6 @@
  * (noble's Pippenger and Strauss-Shamir); the prover multiplies its secrets with the constant-time `multiply`.
  */
 
-import { mulAddUnsafe, pippenger } from "@noble/curves/abstract/curve.js";
 import { concat, u32be, utf8 } from "../bytes";
 import { LocalError } from "../errors";
 import type { Rng } from "../randomness";
@@ -20,6 +19,7 @@ import {
   Point,
   hashToPoint,
   hashToScalar,
+  lincombPublic,
   mod,
   scalarFromBytes,
   scalarToBytes,
@@ -148,49 +148,39 @@ function challengeOf(
   return hashToScalar(TAG_CHALLENGE, [encodeContext(ctx), u32be(inputs.length), ...points, ...sigma]);
 }
 
-/** sum scalars[i]*points[i] on public values; the identity is allowed anywhere, in the result too. */
-function lincomb(points: readonly CurvePoint[], scalars: readonly bigint[]): CurvePoint {
-  const ks = scalars.map(mod);
-  return points.length <= 4 ? mulAddUnsafe(Curve, [...points], ks) : pippenger(Curve, [...points], ks);
-}
-
-/** t_row', t_prod', t_open', t_out', t_key', t_chain_0'..t_chain_{D-1}' of R-SHUF-8 (lengths already checked). */
+/** t_row', t_prod', t_open', t_out', t_key', t_chain_0'..t_chain_{D-1}' of R-SHUF-8 (lengths already checked), each
+ * one multi-scalar multiplication on public values (G's term apart, for the library's tables of G); null for the
+ * identity. t_row' = z_row*G - v*(sum c_j - sum H_i) is summed term by term, so no partial sum can be the identity. */
 export function recomputeSigmaCommitments(
   ctx: ProofContext,
   inputs: readonly Point[],
   outputs: readonly Point[],
   S: Point,
   proof: ShuffleProof,
-): CurvePoint[] {
+): (Point | null)[] {
   const d = inputs.length;
-  const gens = generators(d).map((p) => p.raw);
-  const h = productBase().raw;
-  const G = Curve.BASE;
-  const c = proof.commitments.map((p) => p.raw);
-  const chat = proof.chain.map((p) => p.raw);
+  const gens = generators(d);
+  const h = productBase();
+  const c = proof.commitments;
+  const chat = proof.chain;
   const v = proof.challenge;
   const e = batchVector(ctx, inputs, outputs, S, proof.commitments);
   let prodE = 1n;
   for (const ej of e) prodE = (prodE * ej) % N;
-  const last = chat[d - 1] as CurvePoint;
-  // sum c_j - sum H_i = r_row*G
-  const rowSum = [...c, ...gens.map((g) => g.negate())].reduce((a, b) => a.add(b), Curve.ZERO);
+  const last = chat[d - 1] as Point;
   const tChain = Array.from({ length: d }, (_, i) =>
-    lincomb([G, i === 0 ? h : (chat[i - 1] as CurvePoint), chat[i] as CurvePoint], [
+    lincombPublic(
+      [i === 0 ? h : (chat[i - 1] as Point), chat[i] as Point],
+      [proof.zPerm[i] as bigint, -v],
       proof.zChain[i] as bigint,
-      proof.zPerm[i] as bigint,
-      -v,
-    ]),
+    ),
   );
   return [
-    lincomb([G, rowSum], [proof.zRow, -v]),
-    lincomb([G, last, h], [proof.zProd, -v, v * prodE]),
-    lincomb([G, ...gens, ...c], [proof.zOpen, ...proof.zPerm, ...e.map((ej) => -v * ej)]),
-    lincomb(
-      [...outputs.map((p) => p.raw), ...inputs.map((p) => p.raw)],
-      [...proof.zPerm, ...e.map((ej) => -proof.zKey * ej)],
-    ),
-    lincomb([G, S.raw], [proof.zKey, -v]),
+    lincombPublic([...c, ...gens], [...c.map(() => -v), ...gens.map(() => v)], proof.zRow),
+    lincombPublic([last, h], [-v, v * prodE], proof.zProd),
+    lincombPublic([...gens, ...c], [...proof.zPerm, ...e.map((ej) => -v * ej)], proof.zOpen),
+    lincombPublic([...outputs, ...inputs], [...proof.zPerm, ...e.map((ej) => -proof.zKey * ej)]),
+    lincombPublic([S], [-v], proof.zKey),
     ...tChain,
   ];
 }
@@ -213,8 +203,11 @@ export function verifyShuffle(
   const scalars = [proof.challenge, proof.zRow, proof.zProd, proof.zOpen, proof.zKey, ...proof.zPerm, ...proof.zChain];
   if (scalars.some((k) => k < 0n || k >= N)) throw fail(seat, "a proof scalar is not below N");
   const recomputed = recomputeSigmaCommitments(ctx, inputs, outputs, S, proof);
-  if (recomputed.some((t) => t.is0())) throw fail(seat, "a recomputed shuffle commitment is the identity");
-  const sigma = recomputed.map((t) => t.toBytes(true));
+  const sigma: Uint8Array[] = [];
+  for (const t of recomputed) {
+    if (t === null) throw fail(seat, "a recomputed shuffle commitment is the identity");
+    sigma.push(t.toBytes());
+  }
   if (challengeOf(ctx, inputs, outputs, S, proof.commitments, proof.chain, sigma) !== proof.challenge) {
     throw fail(seat, "the shuffle proof does not verify");
   }

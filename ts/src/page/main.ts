@@ -135,6 +135,7 @@ function start(): void {
     switch (msg.type) {
       case "profile":
         $("game").dataset.ed25519 = msg.webcrypto ? "webcrypto" : "noble"; // (for the tests: which check ran)
+        $("game").dataset.group = msg.group; // (for the tests and the benchmark: which group checks)
         if (!($("name") as HTMLInputElement).value) ($("name") as HTMLInputElement).value = msg.name;
         if (!msg.persistent) say("This browser keeps nothing: a reload would lose the game", "warn");
         if (msg.resumable) joinNow(msg.name); // a reload carries on at once

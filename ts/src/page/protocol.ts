@@ -16,6 +16,8 @@ export type FromWorker =
       readonly persistent: boolean;
       /** signatures go through WebCrypto's Ed25519 first (a secure context), else noble's arithmetic checks them all */
       readonly webcrypto: boolean;
+      /** the group operations of checking: "libsecp256k1 wasm", or "noble" where WebAssembly was refused */
+      readonly group: string;
     }
   | { readonly type: "progress"; readonly text: string }
   | { readonly type: "view"; readonly view: TableView }

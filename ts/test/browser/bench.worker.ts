@@ -13,10 +13,14 @@
  *   "replay-subtle"  the same with WebCrypto's Ed25519 asked first for the entries' signatures, one entry at a time
  *                    as a seat does (src/seat/subtle.ts; its work runs on the engine's threads, not the Worker's);
  *                    answers `subtle: false` where the page has no WebCrypto Ed25519 (then it is "replay" again)
+ *   "group"          which group operations public values use: "libsecp256k1 wasm" (as the page), or "noble"
+ *   "noble"          noble alone from now on (as a browser that refuses WebAssembly)
  */
 
 import * as deck from "../../src/crypto/deck";
 import { deckMsgToBytes } from "../../src/crypto/deck_messages";
+import { useWasmGroup, wasmGroup } from "../../src/crypto/group";
+import { installWasmGroup } from "../../src/crypto/secp256k1_wasm";
 import { generateSecrets } from "../../src/crypto/secrets_store";
 import type { SeatSecrets } from "../../src/crypto/secrets_store";
 import { CHECKED } from "../../src/crypto/ed25519";
@@ -139,10 +143,14 @@ scope.onmessage = async (event: MessageEvent) => {
     else if (event.data === "game") extra = game();
     else if (event.data === "replay" && played !== null) extra = await replay(played, null);
     else if (event.data === "replay-subtle" && played !== null) extra = await replay(played, await SubtleEd25519.open());
+    else if (event.data === "noble") useWasmGroup(null);
+    else if (event.data === "group") extra = { group: wasmGroup() === null ? "noble" : "libsecp256k1 wasm" };
     else throw new Error(`unknown or premature request ${String(event.data)}`);
     scope.postMessage({ kind: "done", ms: performance.now() - started, ...extra });
   } catch (error) {
     scope.postMessage({ kind: "error", detail: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }
 };
-scope.postMessage({ kind: "ready", userAgent: navigator.userAgent });
+// as the page's worker does: libsecp256k1 in WebAssembly for public values ("noble" switches to noble alone)
+const wasm = installWasmGroup();
+scope.postMessage({ kind: "ready", userAgent: navigator.userAgent, group: wasm ? "libsecp256k1 wasm" : "noble" });
