@@ -39,14 +39,14 @@ const OPTIONS = {
   format: "iife",
   target: "es2022",
   define: { "import.meta.url": "self.location.href" },
-  plugins: [shims, wasmPlugin()],
+  plugins: [shims, wasmPlugin(join(OUT, "secp256k1.wasm"))],
   loader: { ".wasm": "binary" },
   sourcemap: false,
   logLevel: "warning",
 };
 
 rmSync(OUT, { recursive: true, force: true });
-buildWasm();
+buildWasm(join(OUT, "secp256k1.wasm")); // (in OUT: builds side by side each compile their own)
 for (const name of readdirSync(join(TS, "test")).filter((n) => n.endsWith(".test.ts") && !LEFT_OUT.has(n))) {
   const stem = name.slice(0, -".test.ts".length);
   await build({

@@ -7,7 +7,7 @@
 //   node scripts/build-wasm.mjs    write build/secp256k1.wasm and print its size and SHA-256
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,7 +16,9 @@ const LIBRARY = join("node_modules", "secp256k1", "src", "secp256k1");
 export const WASM_FILE = join(TS, "build", "secp256k1.wasm");
 export const WASM_IMPORT = "p2pdurak:secp256k1.wasm";
 
-/** Compile the module into `out` (default build/secp256k1.wasm); exit with a plain message when a tool is missing. */
+/** Compile the module into `out` (default build/secp256k1.wasm), through a file of this process's own renamed into
+ * place, so builds running side by side never read a half-written module; exit with a plain message when a tool is
+ * missing. */
 export function buildWasm(out = WASM_FILE) {
   if (!existsSync(join(TS, LIBRARY, "src", "ecmult_impl.h"))) {
     console.error(`build-wasm: ${LIBRARY} is missing: run npm ci in ts/ (the secp256k1 package ships the C source)`);
@@ -38,15 +40,17 @@ export function buildWasm(out = WASM_FILE) {
     "-Wl,--strip-all",
     "-Wl,--gc-sections",
     "-o",
-    out,
+    `${out}.${process.pid}.tmp`,
     "wasm/secp256k1_shim.c",
   ];
   const run = spawnSync("clang", args, { cwd: TS, encoding: "utf8" });
   if (run.error !== undefined || run.status !== 0) {
     console.error(run.error !== undefined ? `build-wasm: cannot run clang (${run.error.message})` : run.stderr);
     console.error("build-wasm: needs clang and lld (Debian: apt-get install clang lld) to build secp256k1.wasm");
+    rmSync(`${out}.${process.pid}.tmp`, { force: true });
     process.exit(1);
   }
+  renameSync(`${out}.${process.pid}.tmp`, out);
   return out;
 }
 
