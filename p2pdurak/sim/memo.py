@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from p2pdurak.cards import Card
 from p2pdurak.crypto import deck, deck_messages, dleq, ed25519_equation, group, shuffle_link
 from p2pdurak.crypto.context import ProofContext
 from p2pdurak.crypto.deck import DeckTranscript
@@ -22,6 +23,8 @@ from p2pdurak.crypto.deck_messages import DeckMsg, LockMsg
 from p2pdurak.crypto.group import Point
 from p2pdurak.crypto.identity import Identity, signed_bytes
 from p2pdurak.crypto.secrets_store import SeatSecrets
+from p2pdurak.peer import game
+from p2pdurak.peer.game import GameContext, Snapshot
 from p2pdurak.randomness import Rng
 from p2pdurak.wire import schema
 
@@ -122,6 +125,40 @@ class Memo:
 
         return verify
 
+    def wrap_shuffle_make(self, real: Callable[..., tuple[tuple[Point, ...], Point, bytes]]
+                          ) -> Callable[..., tuple[tuple[Point, ...], Point, bytes]]:
+        """shuffle_link.shuffle computes outputs = s * permuted inputs and S = s*G from the witness itself, so the
+        statement is true and the argument it makes verifies (completeness): that answer goes into the memo when
+        the shuffle is made. A check of other inputs, outputs or bytes runs the real verification."""
+        seen = self.shuffles
+
+        def shuffle(ctx: ProofContext, inputs: Sequence[Point], s: int, perm: Sequence[int],
+                    rng: Rng) -> tuple[tuple[Point, ...], Point, bytes]:
+            outputs, key, proof = real(ctx, inputs, s, perm, rng)
+            seen.add((ctx, tuple(inputs), tuple(outputs), key, proof))
+            return outputs, key, proof
+
+        return shuffle
+
+    def wrap_waiting_on(self, real: Callable[[GameContext, Snapshot], tuple[int, ...]]
+                        ) -> Callable[[GameContext, Snapshot], tuple[int, ...]]:
+        """game.waiting_on: a pure function of a game's context and a snapshot (both frozen), asked by every seat
+        on every tick while its snapshot stays the same object; remembered by the identity of both (each kept alive
+        with its answer, so no id is reused)."""
+        cache: dict[tuple[int, int], tuple[GameContext, Snapshot, tuple[int, ...]]] = {}
+
+        def waiting_on(ctx: GameContext, snap: Snapshot) -> tuple[int, ...]:
+            key = (id(ctx), id(snap))
+            held = cache.get(key)
+            if held is not None and held[0] is ctx and held[1] is snap:
+                self.hits += 1
+                return held[2]
+            answer = real(ctx, snap)
+            cache[key] = (ctx, snap, answer)
+            return answer
+
+        return waiting_on
+
     def wrap_base_mul(self, real: Callable[[int], Point]) -> Callable[[int], Point]:
         cache = self.base
 
@@ -150,6 +187,23 @@ class Memo:
             return product
 
         return mul
+
+    def wrap_strip(self, real: Callable[[DeckTranscript, int, list[int]], Card]
+                   ) -> Callable[[DeckTranscript, int, list[int]], Card]:
+        """deck._strip: every peer opens the same public card (open_card), the final point of its position with
+        every seat's key taken off; the card depends on that point, the keys and the deck kind alone."""
+        cache: dict[tuple[bytes, int, tuple[int, ...]], Card] = {}
+
+        def strip(t: DeckTranscript, position: int, keys: list[int]) -> Card:
+            key = (t.final_point(position).to_bytes(), t.params.deck_kind, tuple(keys))
+            card = cache.get(key)
+            if card is None:
+                card = cache[key] = real(t, position, keys)  # (NotACard is raised, not remembered)
+            else:
+                self.hits += 1
+            return card
+
+        return strip
 
     def wrap_deck_decode(self, real: Callable[[bytes, int, int], DeckMsg]) -> Callable[[bytes, int, int], DeckMsg]:
         """deck_messages.decode: every peer parses the same deck step's points; a message is a frozen dataclass
@@ -200,8 +254,11 @@ def installed() -> Iterator[Memo]:
         (Identity, "sign", memo.wrap_sign(Identity.sign)),
         (dleq, "is_valid", memo.wrap_dleq(dleq.is_valid)),
         (shuffle_link, "verify", memo.wrap_shuffle(shuffle_link.verify)),
+        (shuffle_link, "shuffle", memo.wrap_shuffle_make(shuffle_link.shuffle)),
+        (game, "waiting_on", memo.wrap_waiting_on(game.waiting_on)),
         (deck, "base_mul", base_mul),
         (deck, "make_lock", memo.wrap_make_lock(deck.make_lock, base_mul)),
+        (deck, "_strip", memo.wrap_strip(deck._strip)),
         (registry, "_decode", memo.wrap_decode(registry._decode)),
         (Point, "__mul__", memo.wrap_mul(Point.__mul__)),
         (Point, "__rmul__", memo.wrap_mul(Point.__rmul__)),

@@ -97,7 +97,8 @@ class SimTable:
             self.loop.after(0.0, partial(self.host.connect, s))
         self.loop.after(0.0, self.host.app.arm)
         self.plan.start(self)
-        self.loop.run(bound, lambda: all(seat.ended for seat in self.honest))
+        honest = self.honest  # (who is honest never changes during a run; asked before every event)
+        self.loop.run(bound, lambda: all(seat.ended for seat in honest))
 
     def _host_down(self, seat: int) -> None:
         self.host.disconnected(seat)

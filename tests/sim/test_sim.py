@@ -63,18 +63,21 @@ def test_the_memo_of_pure_checks_changes_nothing_but_the_time() -> None:
     """p2pdurak.sim.memo remembers signature, proof, product and decode answers within a table (and the answers a
     signature or lock gives by construction): a seed (here a false Reject and a table of crashes and cuts) runs
     exactly as without it, and the real functions are back afterwards."""
-    from p2pdurak.crypto import deck, deck_messages, dleq, ed25519_equation
+    import gc
+
+    from p2pdurak.crypto import deck, deck_messages, dleq, ed25519_equation, shuffle_link
     from p2pdurak.crypto.group import Point
     from p2pdurak.crypto.identity import Identity
+    from p2pdurak.peer import game
     from p2pdurak.wire import schema
 
     def current() -> tuple[object, ...]:
         return (ed25519_equation.holds, dleq.is_valid, "_decode" in vars(schema.REGISTRY), Point.__mul__,
                 Point.__rmul__, deck_messages.decode, vars(deck)["decode"], deck.make_lock, vars(deck)["base_mul"],
-                Identity.sign)
+                vars(deck)["_strip"], Identity.sign, shuffle_link.shuffle, game.waiting_on, gc.isenabled())
 
     real = current()
-    for seed, strategy in ((1006, "false-reject"), (1025, "faults")):
+    for seed, strategy in ((1006, "false-reject"), (1025, "faults"), (98, "false-reject")):  # (98: shuffle proofs)
         fast, slow = run_seed(seed, strategy), run_seed(seed, strategy, memo=False)
         assert (fast.trace, fast.entries, fast.sim_s) == (slow.trace, slow.entries, slow.sim_s)
         assert [(v.invariant, v.message) for v in fast.violations] == [(v.invariant, v.message) for v in
