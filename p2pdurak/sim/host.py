@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from p2pdurak.crypto.identity import Identity
-from p2pdurak.errors import PeerFault
+from p2pdurak.errors import PeerFault, RuleError
 from p2pdurak.log import Rejected, Sequencer, authenticate_move, sha256, verify_reject
 from p2pdurak.log.faults import LogFault
 from p2pdurak.net import messages as m
@@ -213,6 +213,29 @@ class SimHost:
             self.send(seat, m.RelayReject(rejected.reject_bytes))
         return rejected.reject_bytes
 
+    def check_at_head(self, move: bytes) -> str | None:
+        """The reason the host's own check would refuse `move` if it came now (Sequencer.submit's checks in its
+        order, with the host seat's peer as the validator), or None: it would be appended. Changes nothing."""
+        sequencer = self.sequencer
+        try:
+            signed = authenticate_move(sequencer.genesis, move)
+        except PeerFault as exc:
+            return exc.reason
+        if sequencer.chain.entry_of_move(signed.hash) is not None:
+            return "on-the-chain"
+        if signed.hash in sequencer._rejected:
+            return "refused-before"
+        try:
+            pending = sequencer.chain.check_signed_move(signed, blame=signed.author)
+            if (signed.author, signed.counter) in sequencer._rejected_moves:
+                return "move-equivocation"
+            if signed.counter <= sequencer._spent[signed.author]:
+                return "stale-counter"
+            self.peer.validate(signed, pending.seen_length)
+        except (PeerFault, RuleError) as exc:
+            return exc.reason
+        return None
+
     def refusal(self, move: bytes) -> str | None:
         """The reason of the host's signed Reject of `move`, if its sequencer refused it."""
         rejected = self.sequencer._rejected.get(sha256(move))
@@ -225,8 +248,8 @@ class SimHost:
         R-GAME-22 judge a Reject only by whether the move passes at its length (an honest reject with a wrong
         reason proves nothing and settles the move), and the host's own check would have refused the move there
         and read its key all the same (SPEC 11: the peek of a move its own check refuses at the head). The same
-        code judges it as the seats do (sim seeds 1004274 and 1006311, false-reject: a stale-counter or
-        not-your-turn Reject of a Play that failed `not-attacker` at the head, which the seat rightly settled)."""
+        code judges it as the seats do (sim seed 1004274, false-reject: a stale-counter Reject of a Play that failed
+        `not-attacker` at the head, which the seat rightly settled)."""
         rejected = self.sequencer._rejected.get(sha256(move))
         if rejected is None:
             return False

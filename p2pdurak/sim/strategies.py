@@ -81,6 +81,11 @@ class Starve(HostAttack):
 
 
 class FalseReject(HostAttack):
+    """From some entry on, the host refuses the victim's next game move with a Reject of its choosing. At four
+    tables in five it waits for a move that passes its own check at the head, so the Reject is truly false; at the
+    fifth it takes the first game move, valid or not (a move made on a view the chain has left is refused honestly
+    whatever the Reject says: that path stays covered)."""
+
     name = "false-reject"
     summary = ("issue 23 attack 2: the host refuses a seat's valid move with a signed Reject (stale-counter, "
                "move-equivocation, or a rule's reason), then claims it silent")
@@ -92,15 +97,22 @@ class FalseReject(HostAttack):
         self.victim = 1 + self.dice.below(table.config.options.players - 1)
         self.after = self.dice.below(80)
         self.reason = self.dice.choice(MEMORY_REASONS * 3 + RULE_REASONS)
+        self.hunt = self.dice.below(5) != 0  # wait for a move valid at the head (else: the first game move)
         self.fired = False
 
     def start(self, table: SimTable) -> None:
         def hook(seat: int, mid: int, move: bytes) -> bool:
             if self.fired or seat != self.victim or self.entries < self.after or not _game_move(move):
                 return False
+            fails = self.policy.host.check_at_head(move)
+            if self.hunt and fails is not None:
+                return False
             self.fired = True
             self.policy.host.reject(seat, mid, move, self.reason)
-            self.note(table, f"the host refuses seat {seat}'s move with a signed Reject ({self.reason})")
+            kind = type(_body(move)).__name__.removesuffix("Body")
+            at_head = "passes the host's check at the head" if fails is None else f"fails at the head ({fails})"
+            self.note(table, f"the host refuses seat {seat}'s move with a signed Reject ({self.reason}): a {kind} that "
+                      f"{at_head}")
             return True
 
         self.policy.on_move.append(hook)

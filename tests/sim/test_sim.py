@@ -95,7 +95,8 @@ def test_the_limits_of_spec_11_are_no_violations() -> None:
     for good and the claim on it was never attested (every transcript `incomplete`, nobody loses); a seat left while
     two challenges were on their way (never judged: the game ended by the leaving)."""
     peek = run_seed(1006)
-    assert any("refuses seat 1's move with a signed Reject" in line for line in peek.trace)
+    assert any("refuses seat 1's move with a signed Reject (not-your-turn): a Beat that passes the host's check at "
+               "the head" in line for line in peek.trace)
     assert LEAK not in _kinds(peek.violations)
     died = run_seed(369)
     assert any("crashed" in line for line in died.trace)
@@ -105,16 +106,19 @@ def test_the_limits_of_spec_11_are_no_violations() -> None:
     assert CHALLENGE not in _kinds(left.violations)
 
 
-@pytest.mark.parametrize(("seed", "victim", "reason"), [(1004274, 2, "stale-counter"), (1006311, 3, "not-your-turn")])
+@pytest.mark.parametrize(("seed", "victim", "reason", "fails"), [(1004274, 2, "stale-counter", "not-attacker")])
 def test_a_reject_with_a_wrong_reason_of_a_move_that_fails_anyway_is_an_honest_refusal(
-        seed: int, victim: int, reason: str) -> None:
-    """Sim seeds 1004274 and 1006311 (false-reject) were reported as a card leak in a game that still ends with a
-    result: the host's chosen Reject came on a Play that fails its own check at the head (`not-attacker`, the seat
-    signed it on a view the chain had left), so the seat rightly judged it honest (R-PEER-52 (6)) and played on.
-    The peek is the one SPEC 11 admits for a move the host's check refuses at the head, whatever reason it gives."""
-    result = run_seed(seed)
-    assert f"refuses seat {victim}'s move with a signed Reject ({reason})" in "\n".join(result.trace)
-    assert "host: " in result.trace[2] and "ended game-over" in result.trace[2]
+        seed: int, victim: int, reason: str, fails: str) -> None:
+    """Sim seed 1004274 (false-reject, one of the tables where the host refuses the victim's first game move after
+    its moment whether valid or not) was reported as a card leak in a game that still ends with a result: the
+    host's chosen Reject came on a Play that fails its own check at the head (`not-attacker`, the seat signed it on
+    a view the chain had left), so the seat rightly judged it honest (R-PEER-52 (6)) and played on. The peek is the
+    one SPEC 11 admits for a move the host's check refuses at the head, whatever reason it gives."""
+    result = run_seed(seed, "false-reject")
+    assert (f"refuses seat {victim}'s move with a signed Reject ({reason}): a Play that fails at the head ({fails})"
+            in "\n".join(result.trace))
+    host = next(line for line in result.trace if line.startswith("host: "))
+    assert "ended game-over" in host
     assert LEAK not in _kinds(result.violations)
 
 
@@ -127,7 +131,8 @@ def test_a_false_reject_that_a_seat_lets_settle_its_move_is_still_a_leak(monkeyp
     from p2pdurak.peer.rejects import RejectJudgement
 
     held = run_seed(1066, "false-reject")
-    assert any("refuses seat 1's move with a signed Reject (move-equivocation)" in line for line in held.trace)
+    assert any("refuses seat 1's move with a signed Reject (move-equivocation): a Play that passes the host's check "
+               "at the head" in line for line in held.trace)
     assert LEAK not in _kinds(held.violations)
     monkeypatch.setattr(seat_module, "judge_reject",
                         lambda *args, **kwargs: RejectJudgement(False, False, False, "taken as honest"))
