@@ -22,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", "-v", action="store_true", help="list every failing case")
     parser.add_argument("--peer", metavar="COMMAND",
                         help="drive another implementation: COMMAND joins our games; {link}, {host}, {port}, "
-                             "{profile}, {seed} and {case} are substituted (see protocol/README.md)")
+                             "{profile}, {seed}, {case}, {move_timeout} and {browser} (our host then serves its web "
+                             "port too) are substituted (see protocol/README.md)")
     parser.add_argument("--report", metavar="FILE", help="with --peer: write the report as JSON to FILE")
     parser.add_argument("--case", metavar="TEXT", help="with --peer: run only the cases whose name contains TEXT")
     parser.add_argument("--case-timeout", type=float, default=90.0, metavar="SECONDS",

@@ -7,7 +7,9 @@ peer must not build on the poisoned entry (no move whose `seen` is that entry or
 
 Placeholders in COMMAND: {link} the invite link, {host} and {port} of the host, {profile} a fresh directory for
 the external peer's files, {seed} a number it may use for its randomness, {case} the case name, {move_timeout} the
-silence time-out (seconds) the case wants the peer to sign claims after (R-GAME-19; 120 but where a case says).
+silence time-out (seconds) the case wants the peer to sign claims after (R-GAME-19; 120 but where a case says),
+{browser} the browser link of 9.15 (only where COMMAND names it does our host serve its web port: the page and /seat,
+on 127.0.0.1, for a browser seat).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from p2pdurak.log import authenticate_move, sign_move
 from p2pdurak.net.config import NetConfig
 from p2pdurak.peer.messages import AbortBody
 from p2pdurak.rules import Options
+from p2pdurak.web.hostweb import HostWeb
 from p2pdurak.wire import encode
 
 EXTERNAL = 1  # the seat the external implementation takes (it joins right after the host's own seat)
@@ -246,10 +249,11 @@ async def run_peer_case(case: PeerCase, command: str, workdir: Path, *, timeout:
         peer_duties.setup(case.duty, table)
     port = table.side.port
     link = table.server.invite("127.0.0.1", port).link()
+    web = HostWeb(PEER_CONFIG) if "{browser}" in command else None
     profile = workdir / "external"
     profile.mkdir(parents=True, exist_ok=True)
-    argv = expand(command, {"link": link, "host": "127.0.0.1", "port": str(port), "profile": str(profile),
-                            "seed": str(seed), "case": case.name, "move_timeout": f"{case.peer_move_timeout:g}"})
+    values = {"link": link, "host": "127.0.0.1", "port": str(port), "profile": str(profile), "seed": str(seed),
+              "case": case.name, "move_timeout": f"{case.peer_move_timeout:g}"}
     out_path = workdir / "external.out"
     result = PeerCaseResult(case.name, case.spec, "hostile" if case.hostile else "honest", False, "", 0.0)
     exit_codes: list[int] = []
@@ -258,7 +262,12 @@ async def run_peer_case(case: PeerCase, command: str, workdir: Path, *, timeout:
         async with trio.open_nursery() as nursery:
             table.nursery = nursery  # (a case's hook may spawn our side's lies)
             side = table.side
-            nursery.start_soon(side.server.serve, side.listeners)
+            listeners: list[trio.abc.Listener[trio.abc.Stream]] = [*side.listeners]
+            if web is not None:  # a browser seat's door (9.15), on the same host as the TCP seats
+                values["browser"] = f"http://127.0.0.1:{await nursery.start(web.serve, '127.0.0.1', 0)}/#{link}"
+                listeners.append(web.listener)
+            argv = expand(command, values)
+            nursery.start_soon(side.server.serve, listeners)
             nursery.start_soon(side.app.arm_when_started)
             nursery.start_soon(_run_ours, table, 0)
             while table.clients[0].seat is None:
@@ -353,13 +362,16 @@ async def _watch(case: PeerCase, table: AdversaryTable, window: float) -> str:
 
 
 def _mesh_verdict(table: AdversaryTable) -> str:
-    """Our seat 2 dialled the peer's mesh listener (announced through the host) and received its moves directly."""
+    """The peer and our seat 2 linked, and our seat 2 received the peer's moves directly: our seat 2 dialled the
+    listener the peer announced (R-NET-70, R-NET-71), or, a peer that announces none (a browser seat), the peer
+    dialled our seat 2's listener over a WebSocket (R-NET-76; seat 2 takes a lower seat's hello only there)."""
     ours = table.clients[2].mesh
     assert ours is not None
-    if EXTERNAL not in ours.endpoints:
-        return "the peer announced no mesh listener (MeshAddress, R-NET-70)"
     if not any(e.kind == "mesh" and e.seat == EXTERNAL and e.reason == "mesh-up"
                for e in table.seat_events.get(2, [])):
+        if EXTERNAL not in ours.endpoints:
+            return ("the peer announced no mesh listener (MeshAddress, R-NET-70) and did not dial our seat 2's "
+                    "over a WebSocket either (R-NET-76)")
         return "our seat 2 never completed a mesh hello with the peer (R-NET-71)"
     if not ours.direct_from.get(EXTERNAL):
         return "the peer sent none of its moves over the mesh (R-NET-72)"

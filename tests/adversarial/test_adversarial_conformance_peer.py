@@ -81,7 +81,8 @@ def test_adversarial_conformance_peer_catches_a_peer_that_never_times_the_host_o
 
 
 def test_adversarial_conformance_peer_catches_a_peer_without_the_mesh(tmp_path: Path) -> None:
-    """Control: `join --no-mesh` plays an honest game but never links up with the other seats: mesh-3p fails."""
+    """Control: `join --no-mesh` plays an honest game but never links up with the other seats (it neither announces a
+    listener nor dials one): mesh-3p fails."""
     case = next(c for c in PEER_CASES if c.name == "mesh-3p")
 
     async def run() -> None:

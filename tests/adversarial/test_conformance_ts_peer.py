@@ -1,7 +1,7 @@
 """`p2pdurak conformance --peer` pointed at the TypeScript seat (the browser seat's session, ts/src/seat/, in node:
-ts/scripts/seat.ts): an honest game, and a case that needs the mesh links it dials over WebSocket (seat 2's
-receipt reaches it only there). The whole table, run by hand: 18 of 19 cases pass; mesh-3p fails as it must, a
-browser seat announces no mesh listener (R-NET-76)."""
+ts/scripts/seat.ts): an honest game, and the cases that need the mesh links it dials over WebSocket (it announces no
+listener, R-NET-76): mesh-3p (its moves reach our seat 2 as Direct) and receipt-in-claim (seat 2's receipt reaches it
+only there). The whole table, run by hand: all 19 cases pass."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def built() -> None:
     subprocess.run(["node", "scripts/build-tests.mjs"], cwd=TS, check=True)
 
 
-@pytest.mark.parametrize("case", ["honest-2p-24", "receipt-in-claim"])
+@pytest.mark.parametrize("case", ["honest-2p-24", "mesh-3p", "receipt-in-claim"])
 def test_the_typescript_seat_passes_a_conformance_case(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                                        ) -> None:
     monkeypatch.chdir(TS.parent)  # the command names ts/build/scripts/seat.js from the repository's root

@@ -152,6 +152,7 @@ function start(): void {
         break;
       case "ended": {
         say(msg.text);
+        document.body.dataset.ended = msg.text; // (for a program driving the page: tests/web/page_peer.py)
         $("status").textContent = `${$("status").textContent ?? ""} · ${msg.text}`;
         ($("leave") as HTMLButtonElement).hidden = true;
         if (msg.transcript !== null) {
@@ -169,6 +170,7 @@ function start(): void {
         break;
       case "error":
         say(msg.text, "warn");
+        document.body.dataset.error = msg.text;
         $("note").textContent = msg.text;
         ($("go") as HTMLButtonElement).disabled = false;
         break;
