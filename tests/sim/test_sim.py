@@ -106,14 +106,18 @@ def test_the_limits_of_spec_11_are_no_violations() -> None:
     assert CHALLENGE not in _kinds(left.violations)
 
 
-@pytest.mark.parametrize(("seed", "victim", "reason", "fails"), [(1004274, 2, "stale-counter", "not-attacker")])
+@pytest.mark.parametrize(("seed", "victim", "reason", "fails"), [(1004274, 2, "stale-counter", "not-attacker"),
+                                                                 (1009292, 3, "rank-not-on-table", "not-your-turn")])
 def test_a_reject_with_a_wrong_reason_of_a_move_that_fails_anyway_is_an_honest_refusal(
         seed: int, victim: int, reason: str, fails: str) -> None:
     """Sim seed 1004274 (false-reject, one of the tables where the host refuses the victim's first game move after
     its moment whether valid or not) was reported as a card leak in a game that still ends with a result: the
     host's chosen Reject came on a Play that fails its own check at the head (`not-attacker`, the seat signed it on
     a view the chain had left), so the seat rightly judged it honest (R-PEER-52 (6)) and played on. The peek is the
-    one SPEC 11 admits for a move the host's check refuses at the head, whatever reason it gives."""
+    one SPEC 11 admits for a move the host's check refuses at the head, whatever reason it gives. Seed 1009292 is
+    the same with a rule's reason: found by running the tables of seeds 1000000-1029999 where the host refuses the
+    first move with a rule's reason, with every forced Reject counted false as before 191877f; the card leak showed
+    in 2 of them (the other, 1005620, is does-not-beat on a Play that fails `not-attacker`)."""
     result = run_seed(seed, "false-reject")
     assert (f"refuses seat {victim}'s move with a signed Reject ({reason}): a Play that fails at the head ({fails})"
             in "\n".join(result.trace))
