@@ -30,16 +30,19 @@ class Loop:
 
     def run(self, until: float, done: Callable[[], bool]) -> None:
         """Run events until `done()` holds, the queue is empty, or the next event lies after `until`."""
-        queue = self._queue
-        while queue and not done():
-            when, _, event = queue[0]
-            if when > until:
-                self.now = until
-                return
-            heapq.heappop(queue)
-            self.now = when
-            self.events += 1
-            event()
+        queue, pop, ran = self._queue, heapq.heappop, 0
+        try:
+            while queue and not done():
+                when = queue[0][0]
+                if when > until:
+                    self.now = until
+                    return
+                event = pop(queue)[2]
+                self.now = when
+                ran += 1
+                event()
+        finally:
+            self.events += ran
 
     @property
     def idle(self) -> bool:

@@ -68,13 +68,15 @@ def test_the_memo_of_pure_checks_changes_nothing_but_the_time() -> None:
     from p2pdurak.crypto import deck, deck_messages, dleq, ed25519_equation, shuffle_link
     from p2pdurak.crypto.group import Point
     from p2pdurak.crypto.identity import Identity
+    from p2pdurak.log import accusation, chain, evidence, genesis, moves, receipts
     from p2pdurak.peer import game
     from p2pdurak.wire import schema
 
     def current() -> tuple[object, ...]:
         return (ed25519_equation.holds, dleq.is_valid, "_decode" in vars(schema.REGISTRY), Point.__mul__,
                 Point.__rmul__, deck_messages.decode, vars(deck)["decode"], deck.make_lock, vars(deck)["base_mul"],
-                vars(deck)["_strip"], Identity.sign, shuffle_link.shuffle, game.waiting_on, gc.isenabled())
+                vars(deck)["_strip"], Identity.sign, shuffle_link.shuffle, game.waiting_on, vars(game)["replace"],
+                gc.isenabled(), *(vars(m)["verify"] for m in (chain, moves, receipts, accusation, genesis, evidence)))
 
     real = current()
     for seed, strategy in ((1006, "false-reject"), (1025, "faults"), (98, "false-reject")):  # (98: shuffle proofs)
@@ -84,6 +86,22 @@ def test_the_memo_of_pure_checks_changes_nothing_but_the_time() -> None:
                                                                         slow.violations]
     assert current() == real
 
+
+
+def test_the_fast_replace_makes_what_dataclasses_replace_makes() -> None:
+    import dataclasses
+
+    from p2pdurak.peer import game
+    from p2pdurak.sim.memo import fast_replace
+
+    replace = fast_replace((game.Snapshot, game.Claim), dataclasses.replace)
+    claim = game.Claim(accused=2, seq=7, by=1, signers=0b10)
+    assert replace(claim, signers=0b110, proof=9) == dataclasses.replace(claim, signers=0b110, proof=9)
+    assert replace(claim) == claim and replace(claim) is not claim
+    with pytest.raises(TypeError):
+        replace(claim, nothing=1)  # (the real replace says so)
+    ending = game.Ending("result")  # not one of the classes: the real replace
+    assert replace(ending, kind="abort") == game.Ending("abort")
 
 def _kinds(violations: list[Violation]) -> set[str]:
     return {v.invariant for v in violations}
