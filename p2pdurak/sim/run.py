@@ -63,6 +63,8 @@ def run_seed(seed: int, strategy: str | None = None, *, memo: bool = True) -> Ru
         violations = [Violation(SIM_ERROR, traceback.format_exc().strip().splitlines()[-1])]
         trace = traceback.format_exc().strip().splitlines()[-12:]
     finally:
+        if table is not None:
+            table.close()
         remove_workdir(workdir)
         if collecting:
             gc.enable()  # (the next young collection takes this table's cycles)
