@@ -621,7 +621,9 @@ def silencing_host() -> Plan:
 
         table.spawn(abort_later)
 
-    return Plan(hook=hook, censor_timeout=8.0)
+    # the host's own silence clock must not name the victim first: since a swallowed move no longer stops it (only
+    # an appended move does, R-NET-61), a move time-out under the abort's ~6.5 s would end the session before it
+    return Plan(hook=hook, censor_timeout=8.0, move_timeout=20.0, host_timeout=30.0)
 
 
 def accused_at_the_abort(table: AdversaryTable) -> list[str]:
