@@ -207,6 +207,7 @@ PHASE_NEXT_GAME = N_("Press Enter for the next game, or q to quit.")
 RESULT_YOU_ARE_DURAK = N_("You are the durak!")
 RESULT_PLAYER_IS_DURAK = N_("{player} is the durak.")
 RESULT_DRAW = N_("A draw: nobody is the durak.")
+RESULT_DRAW_AT_CAP = N_("A draw: the game reached {bouts} bouts, the most a game lasts, so nobody is the durak.")
 RESULT_YOU_ARE_OUT = N_("You are out of cards: you are safe.")
 RESULT_YOU_POGONY = NP_(
     "Pogony! You get shoulder straps: {n} six.", "Pogony! You get shoulder straps: {n} sixes."

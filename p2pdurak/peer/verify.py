@@ -27,7 +27,7 @@ from p2pdurak.peer.events import Verdict
 from p2pdurak.peer.peer import Peer
 from p2pdurak.peer.rejects import check_false_reject, check_silent_host, judge_record
 from p2pdurak.peer.words import player, players
-from p2pdurak.rules import GameResult
+from p2pdurak.rules import GameResult, ended_at_bout_cap
 from p2pdurak.rules.options import MAX_BOUTS
 
 
@@ -399,7 +399,7 @@ def outcome_text(report: VerifyReport) -> str:
     if res.forfeit is not None:
         why = FORFEIT_WORDS.get(res.forfeit_reason, "a fault the record proves")
         return f"{who(res.forfeit)} loses by forfeit: {why}"
-    if res.draw and sum(len(group) for group in res.out_order) < len(names):
+    if ended_at_bout_cap(res, len(names)):
         return f"result: a draw at the bout cap: {MAX_BOUTS} bouts were played, the most a game has (R-RULES-22a)"
     if res.draw:
         return "result: a draw"

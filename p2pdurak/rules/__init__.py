@@ -28,7 +28,7 @@ from p2pdurak.rules.engine import (
 )
 from p2pdurak.rules.knowledge import determinize, learn, reveal, sample_determinization, view_of
 from p2pdurak.rules.options import Options, all_options
-from p2pdurak.rules.result import contradicts_declaration, forfeit, result
+from p2pdurak.rules.result import contradicts_declaration, ended_at_bout_cap, forfeit, result
 from p2pdurak.rules.setup import deal_positions, needs_declarations, new_game, next_game, shuffled_deck
 from p2pdurak.rules.state import (
     CAUGHT,
@@ -75,6 +75,7 @@ __all__ = [
     "decode_state",
     "determinize",
     "encode_state",
+    "ended_at_bout_cap",
     "forfeit",
     "format_action",
     "learn",

@@ -19,6 +19,11 @@ def _alive(st: State) -> int:
     return len({st.options.team_of(s) for s in range(st.n) if st.in_game >> s & 1})
 
 
+def ended_at_bout_cap(res: GameResult, players: int) -> bool:
+    """A draw the bout cap made (R-RULES-22a): seats still held cards; a draw of R-RULES-22 has every seat out."""
+    return res.draw and sum(len(group) for group in res.out_order) < players
+
+
 def result(state: State) -> GameResult | None:
     """None while the game runs."""
     st = state

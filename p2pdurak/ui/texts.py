@@ -17,8 +17,22 @@ from p2pdurak.netgame import frontend as sess
 from p2pdurak.netgame.frontend import EntryApplied, Progress, SeatInfo
 from p2pdurak.peer import ActionApplied, Event, Faulted, GameEnded, Refused, Verdict
 from p2pdurak.peer import game as peer_game
-from p2pdurak.rules import Action, Beat, Challenge, Declare, GameResult, Pass, Play, ShowTrump, State, Take, Transfer
+from p2pdurak.rules import (
+    Action,
+    Beat,
+    Challenge,
+    Declare,
+    GameResult,
+    Pass,
+    Play,
+    ShowTrump,
+    State,
+    Take,
+    Transfer,
+    ended_at_bout_cap,
+)
 from p2pdurak.rules.engine import asked_card, open_trumps
+from p2pdurak.rules.options import MAX_BOUTS
 from p2pdurak.rules.state import DECLARING, PLAYING
 
 
@@ -329,7 +343,9 @@ def result_lines(result: GameResult | None, ended: GameEnded | None, me: int, na
         return lines
     if result.forfeit is not None:
         lines.append(fault_text(result.forfeit, result.forfeit_reason, names))
-    if result.draw:
+    if ended_at_bout_cap(result, len(names.seats)):
+        lines.append(_(S.RESULT_DRAW_AT_CAP).format(bouts=MAX_BOUTS))
+    elif result.draw:
         lines.append(_(S.RESULT_DRAW))
     elif result.losing_team is not None:
         if me in result.losing_team:

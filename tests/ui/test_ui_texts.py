@@ -58,7 +58,10 @@ def test_ui_texts_results(lang: str) -> None:
     assert result_lines(GameResult(0, None, False, 0, ()), None, 0, NAMES) == [_(S.RESULT_YOU_ARE_DURAK)]
     other = result_lines(GameResult(2, None, False, 0, ()), None, 0, NAMES)
     assert other == [_(S.RESULT_PLAYER_IS_DURAK).format(player="Boris"), _(S.RESULT_YOU_ARE_OUT)]
-    assert result_lines(GameResult(None, None, True, 0, ()), None, 0, NAMES) == [_(S.RESULT_DRAW)]
+    everyone_out = ((1,), (2,), (0, 3))  # R-RULES-22: the last seats go out together
+    assert result_lines(GameResult(None, None, True, 0, everyone_out), None, 0, NAMES) == [_(S.RESULT_DRAW)]
+    capped = result_lines(GameResult(None, None, True, 0, ((2,),)), None, 0, NAMES)  # R-RULES-22a: 3 still in
+    assert capped == [_(S.RESULT_DRAW_AT_CAP).format(bouts=300)] and "300" in capped[0]
     pogony = result_lines(GameResult(0, None, False, 3, ()), None, 0, NAMES)
     assert pogony[1] == i18n.format_plural(S.RESULT_YOU_POGONY, 3)
     assert result_lines(GameResult(None, (0, 2), False, 0, ()), None, 0, NAMES) == [_(S.RESULT_YOUR_TEAM_LOST)]

@@ -4,7 +4,7 @@
 import { formatCard } from "../cards";
 import * as game from "../peer/game";
 import { player, players, refusalText } from "../peer/words";
-import { type Action, DECLARING, PLAYING, type State, formatAction } from "../rules";
+import { type Action, DECLARING, MAX_BOUTS, PLAYING, type State, endedAtBoutCap, formatAction } from "../rules";
 import type { SeatRunner } from "../seat/runner";
 
 export interface SeatLine {
@@ -131,6 +131,9 @@ function resultWords(runner: SeatRunner, names: readonly string[]): string {
   const result = runner.peer?.result ?? null;
   if (result === null) return "The game ended without a result";
   if (result.forfeit !== null) return `${player(names, result.forfeit)} lost by forfeit (${result.forfeitReason})`;
+  if (endedAtBoutCap(result, names.length)) {
+    return `A draw: the game reached ${MAX_BOUTS} bouts, the most a game lasts, so nobody is the durak`;
+  }
   if (result.draw) return "A draw: nobody is the durak";
   if (result.losingTeam !== null) return `${players(names, result.losingTeam)} lost`;
   if (result.durak === runner.seat) return "You are the durak";

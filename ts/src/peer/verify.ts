@@ -18,7 +18,7 @@ import {
 } from "../log/accusation";
 import { type Transcript, readTranscript } from "../log/dlog";
 import { type VerifiedGenesis, verifyGenesis } from "../log/genesis";
-import { type GameResult, MAX_BOUTS, RuleError } from "../rules";
+import { type GameResult, MAX_BOUTS, RuleError, endedAtBoutCap } from "../rules";
 import type { Verdict } from "./events";
 import * as game from "./game";
 import { Peer } from "./peer";
@@ -512,7 +512,7 @@ export function outcomeText(report: VerifyReport): string {
   if (res.forfeit !== null) {
     return `${who(res.forfeit)} loses by forfeit: ${FORFEIT_WORDS[res.forfeitReason] ?? "a fault the record proves"}`;
   }
-  if (res.draw && res.outOrder.reduce((n, group) => n + group.length, 0) < names.length) {
+  if (endedAtBoutCap(res, names.length)) {
     return `result: a draw at the bout cap: ${MAX_BOUTS} bouts were played, the most a game has (R-RULES-22a)`;
   }
   if (res.draw) return "result: a draw";

@@ -18,6 +18,11 @@ function alive(st: State): number {
   return new Set(seats.map((s) => st.options.teamOf(s))).size;
 }
 
+/** A draw the bout cap made (R-RULES-22a): seats still held cards; a draw of R-RULES-22 has every seat out. */
+export function endedAtBoutCap(res: GameResult, players: number): boolean {
+  return res.draw && res.outOrder.reduce((n, group) => n + group.length, 0) < players;
+}
+
 /** null while the game runs. */
 export function result(st: State): GameResult | null {
   if (st.phase !== OVER) return null;
