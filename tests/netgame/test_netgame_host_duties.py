@@ -6,9 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from p2pdurak.log import FALSE_REJECT, SILENT_HOST, authenticate_move, check_accusation, sha256
 from p2pdurak.log.moves import sign_reject
+from p2pdurak.log.receipts import sign_receipt
 from p2pdurak.netgame.seat import STALLED, QuietListener, SeatRunner
+from p2pdurak.netgame.store import game_file, load_seat
 from p2pdurak.netgame.waiting import seats_waited_on
 from p2pdurak.peer import Peer
 from p2pdurak.peer import game as game_phases
@@ -261,3 +265,35 @@ def test_our_audit_goes_out_once_the_seat_it_waited_for_is_no_longer_linked(tmp_
     mesh.seat = None  # its link goes down
     runner.on_tick(100.25, True)
     assert runner.peer.pending is not None and runner.peer.waiting_on() == (SEAT,)  # our audit is on its way
+
+
+@pytest.mark.xfail(strict=True, reason="redteam8: a seat's kept receipts live only in memory (Peer._receipts), so a "
+                   "restart forgets which seats' receipts reached it; R-PEER-38c's gate then waits for nobody and the "
+                   "audit (every deck secret) goes out on an end of play no other seat has receipted")
+def test_a_restart_does_not_open_an_audit_gate_held_for_a_seat_whose_receipts_reached_us(tmp_path: Path) -> None:
+    """R-PEER-38c, SPEC 11: a forked seat's audit waits for the receipt of its end of play from every seat whose
+    receipts reach it, linked or not (seat 2's receipts stop short of our end: it is behind, or on the real branch).
+    The gate holds while seat 2's link is down; after a restart from our file, with no link up yet (the host hands
+    out the endpoints, and need never), it must hold still."""
+    mesh = SilentLink(2)
+    runner, _, _ = owing_our_audit(tmp_path, mesh)
+    peer = runner.peer
+    assert peer is not None and peer.ended_at is not None
+    genesis, end = peer.genesis, peer.ended_at
+    ours = sign_receipt(MemoryTable.create(Options(24, 3), seed=5).identities[2], genesis.hash, 2, end - 1,
+                        peer.chain.entry(end - 2).hash)
+    assert peer.keep_receipt(ours, sender=2) == 2  # seat 2's word: it holds the chain up to just before our end
+    mesh.seat = None  # its link goes down: its receipts reached us, so we still wait for it
+    runner.on_tick(100.0, True)
+    assert peer.pending is None
+    runner.close()
+    saved = load_seat(game_file(tmp_path, genesis.data.game_id, SEAT))
+    resumed = SeatRunner(MemoryTable.create(Options(24, 3), seed=5).identities[SEAT], tmp_path, durable=False,
+                         listener=QuietListener(), host_timeout=5.0, move_timeout=3.0)
+    again = resumed.resume(saved)
+    client = FakeClient()
+    client.mesh = SilentLink(None)  # restarted: no link up yet
+    resumed.client = client  # type: ignore[assignment]
+    resumed.on_seated(SEAT, 3, 3)
+    resumed.on_tick(200.0, True)
+    assert again.pending is None  # fails: the gate forgot seat 2, our audit (a DeckStep) is on its way
