@@ -163,6 +163,9 @@ class SeatRunner:
         self._mesh_since: float | None = None  # first tick of the game (the mesh links come up after it)
         self.unlinked_reported: set[int] = set()
         self.forked_by: int | None = None  # a seat whose receipt shows the host sent us another chain (R-PEER-38c)
+        # resumed from our file: the receipts that reached us before are gone (kept in memory only), so our audit
+        # waits for every seat in the audit, not only those heard from since (R-PEER-38c)
+        self.forgot_receipts = False
         self.require_proofs = require_proofs  # refuse to sign a genesis whose options turn the shuffle proofs off
         self.profile = profile
         self.player = player
@@ -808,7 +811,7 @@ class SeatRunner:
         if peer.phase != game.AUDIT or peer.seat == peer.genesis.host:
             return False
         mesh: SeatMesh | None = self.client.mesh if self.client is not None else None
-        gate = peer.audit_gate(linked=mesh.linked() if mesh is not None else ())
+        gate = peer.audit_gate(not self.forgot_receipts, mesh.linked() if mesh is not None else ())
         if gate.forked is not None and self.forked_by is None:
             self.forked_by = gate.forked
             self.errors.append(f"host-equivocated: seat {gate.forked} signed another chain at our end of play; "
@@ -826,7 +829,7 @@ class SeatRunner:
         if self.forked_by is not None:
             return (self.forked_by,)
         mesh: SeatMesh | None = self.client.mesh if self.client is not None else None
-        gate = peer.audit_gate(linked=mesh.linked() if mesh is not None else ())
+        gate = peer.audit_gate(not self.forgot_receipts, mesh.linked() if mesh is not None else ())
         return tuple(s for s in gate.waiting if s != peer.seat) or (peer.genesis.host,)
 
     # ----------------------------------------------------------------- silent-seat claims (SPEC.md R-GAME-19)
@@ -913,6 +916,7 @@ class SeatRunner:
             raise LocalError("not-in-roster", "this identity holds no seat of the saved game")
         peer = Peer(genesis, seat=seat, identity=self.identity, secrets=secrets, rng=self.rng)
         self.replayed = []
+        self.forgot_receipts = True
         for index, entry in enumerate(saved.entries):
             before = peer.rules
             # (vouched, R-GAME-23: the file does not say which entry came over the mesh alone; a resumed seat that

@@ -6,8 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from p2pdurak.log import FALSE_REJECT, SILENT_HOST, authenticate_move, check_accusation, sha256
 from p2pdurak.log.moves import sign_reject
 from p2pdurak.log.receipts import sign_receipt
@@ -267,9 +265,6 @@ def test_our_audit_goes_out_once_the_seat_it_waited_for_is_no_longer_linked(tmp_
     assert runner.peer.pending is not None and runner.peer.waiting_on() == (SEAT,)  # our audit is on its way
 
 
-@pytest.mark.xfail(strict=True, reason="redteam8: a seat's kept receipts live only in memory (Peer._receipts), so a "
-                   "restart forgets which seats' receipts reached it; R-PEER-38c's gate then waits for nobody and the "
-                   "audit (every deck secret) goes out on an end of play no other seat has receipted")
 def test_a_restart_does_not_open_an_audit_gate_held_for_a_seat_whose_receipts_reached_us(tmp_path: Path) -> None:
     """R-PEER-38c, SPEC 11: a forked seat's audit waits for the receipt of its end of play from every seat whose
     receipts reach it, linked or not (seat 2's receipts stop short of our end: it is behind, or on the real branch).
@@ -296,4 +291,4 @@ def test_a_restart_does_not_open_an_audit_gate_held_for_a_seat_whose_receipts_re
     resumed.client = client  # type: ignore[assignment]
     resumed.on_seated(SEAT, 3, 3)
     resumed.on_tick(200.0, True)
-    assert again.pending is None  # fails: the gate forgot seat 2, our audit (a DeckStep) is on its way
+    assert again.pending is None  # (before: the gate forgot seat 2, and our audit, a DeckStep, was on its way)

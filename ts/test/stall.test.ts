@@ -119,3 +119,39 @@ test("our audit goes out once the linked seat it waited for, which never sent a 
   assert.ok(peer.pending !== null); // our audit is on its way
   assert.equal(sent.length, 1);
 });
+
+test("after a reload our audit waits for every seat that listens, linked or not: the receipts we had are gone", () => {
+  // (redteam8: the kept receipts live in memory only; a reloaded seat whose gate waited only on seats heard from
+  // since published its audit, every deck secret, on an end of play the host could have forked)
+  const table = MemoryTable.create(new Options({ deck: 24, players: 3 }), 5);
+  const rng = seededRng("stall");
+  const chooser = randomChooser(rng);
+  table.run([chooser, chooser, chooser], rng, (t) => t.peers[1]?.phase === "audit");
+  for (const other of [0, 2]) {
+    const move = table.peers[other]?.protocolMove() ?? null;
+    assert.ok(move !== null);
+    table.submit(move); // every audit but ours
+  }
+  const identity = table.identities[1] as Identity;
+  const files = new MemoryFiles();
+  const before = new SeatRunner(identity, files, { hostTimeout: 5, moveTimeout: 3 });
+  before.adopt(table.genesis, table.genesisBytes, table.peers[1]?.secrets ?? null);
+  for (const entry of table.entries) before.applyEntry(entry);
+  assert.equal(before.forgotReceipts, false);
+  const runner = new SeatRunner(identity, files, { hostTimeout: 5, moveTimeout: 3 }); // the page is reloaded
+  runner.adopt(table.genesis, table.genesisBytes);
+  assert.equal(runner.forgotReceipts, true);
+  const sent: number[] = [];
+  runner.mesh = {
+    linked: () => [], unlinked: () => [2], forward: () => true, broadcast: () => void sent.push(1),
+    sendReceipt: () => undefined, setGame: () => undefined,
+  } as unknown as Mesh; // seat 2 listens; its link is not up (yet, or ever)
+  const host = table.identities[0] as Identity;
+  runner.link = new HostLink(identity, "Tess", { host: "127.0.0.1", port: 1, fingerprint: fingerprint(host.public), gameId: table.genesis.data.game_id }, { hasGenesis: true });
+  runner.onSeated(1, 3, 3);
+  runner.onTick(100, true);
+  const peer = runner.peer;
+  assert.ok(peer !== null && peer.pending === null); // held: seat 2's receipt of the end has not reached us
+  assert.equal(sent.length, 0);
+  assert.ok(peer.auditGate(false).waiting.includes(2));
+});

@@ -128,6 +128,9 @@ export class SeatRunner implements LinkApp, MeshApp {
   errors: string[] = [];
   seconded: number[] = [];
   forkedBy: number | null = null;
+  /** Resumed from our records: the receipts that reached us before are gone (kept in memory only), so our audit
+   * waits for every seat in the audit, not only those heard from since (R-PEER-38c). */
+  forgotReceipts = false;
   /** the entries a resumed seat replayed from its records: (index, events, view before, view after) */
   replayed: [number, Event[], State | null, State | null][] = [];
   /** make no moves (tests silence a seat) */
@@ -627,10 +630,18 @@ export class SeatRunner implements LinkApp, MeshApp {
   /** R-PEER-38c: our audit waits for the host's own copy of the end of play and a receipt of it from every other
    * seat in the audit that sends us receipts or is linked to us; one with another head shows the host forked us
    * (reported once, the audit never goes out, and that seat is shown our entry there, R-GAME-26). */
+  /** The seats our audit waits for beside those heard from (R-PEER-38c): the live links; after a reload, which
+   * forgot whose receipts reached us, every seat that listens (a browser seat links to no other). */
+  private awaitedLinks(): number[] {
+    const mesh = this.mesh;
+    if (mesh === null) return [];
+    return this.forgotReceipts ? [...mesh.linked(), ...mesh.unlinked()] : mesh.linked();
+  }
+
   private auditHeld(peer: Peer): boolean {
     if (peer.phase !== game.AUDIT || peer.seat === peer.genesis.host) return false;
     const mesh = this.mesh;
-    const gate = peer.auditGate(true, mesh !== null ? mesh.linked() : []);
+    const gate = peer.auditGate(true, this.awaitedLinks());
     if (gate.forked !== null && this.forkedBy === null) {
       this.forkedBy = gate.forked;
       this.errors.push(`host-equivocated: seat ${gate.forked} signed another chain at our end of play; our audit stays ours`);
@@ -646,8 +657,7 @@ export class SeatRunner implements LinkApp, MeshApp {
    * us a fork, or the host when it never sent us the end itself. */
   private auditWaitsOn(peer: Peer): number[] {
     if (this.forkedBy !== null) return [this.forkedBy];
-    const mesh = this.mesh;
-    const gate = peer.auditGate(true, mesh !== null ? mesh.linked() : []);
+    const gate = peer.auditGate(true, this.awaitedLinks());
     const others = gate.waiting.filter((s) => s !== peer.seat);
     return others.length > 0 ? others : [peer.genesis.host];
   }
@@ -865,6 +875,7 @@ export class SeatRunner implements LinkApp, MeshApp {
     if (seat === undefined) throw new LocalError("not-in-roster", "this identity holds no seat of the saved game");
     const peer = new Peer(genesis, { seat, identity: this.identity, rng: this.rng, ...(secrets === null ? {} : { secrets }) });
     this.replayed = [];
+    this.forgotReceipts = true;
     saved.entries.forEach((entry, index) => {
       const before = peer.rules;
       const events = peer.receive(entry);
