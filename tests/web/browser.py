@@ -143,14 +143,18 @@ def screenshot(driver: Any, name: str, width: int, height: int = 900) -> Path:
     return path
 
 
-def play_by_clicks(driver: Any, seconds: float = 90) -> None:
-    """Play honest moves by clicks until the page shows the end: beat, else play, else take, else pass."""
+def play_by_clicks(driver: Any, seconds: float = 90, settle: float = 0.0) -> None:
+    """Play honest moves by clicks until the page shows the end: beat, else play, else take, else pass. `settle`:
+    first wait until the page has drawn nothing new for that long, so a bot's answer to our last move is in before we
+    choose (a seeded game is then the same game however loaded the machine is)."""
     from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
     order = ("beat", "play", "take", "pass")
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        if settle:
+            _settled(driver, settle)
         page: dict[str, Any] = state(driver).get("state") or {}
         if page.get("end"):
             return
@@ -171,6 +175,16 @@ def play_by_clicks(driver: Any, seconds: float = 90) -> None:
             continue  # re-rendered under us: look again
         _rendered_after(driver, seen, f"the answer to {action}")
     raise AssertionError("the game did not end in time")
+
+
+def _settled(driver: Any, quiet: float) -> None:
+    """Wait until the page's count of drawn states has not moved for `quiet` seconds."""
+    last, since = int(state(driver)["states"]), time.monotonic()
+    while time.monotonic() - since < quiet:
+        time.sleep(0.05)
+        now = int(state(driver)["states"])
+        if now != last:
+            last, since = now, time.monotonic()
 
 
 def _rendered_after(driver: Any, seen: int, what: str) -> None:

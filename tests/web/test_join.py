@@ -80,7 +80,9 @@ def test_join_in_the_browser(tmp_path: Path, seeds: tuple[int, str, int | None])
             assert 250 <= int(left) <= 300
             host_link = text_of(driver, '.player[data-seat="0"] .player-link')
             assert host_link == "connection: direct"  # plain TCP to the host
-            play_by_clicks(driver)
+            # the seeded draw waits for the bot's answer before each choice: the choice then never depends on how
+            # fast the bot answered (a loaded CI machine once made the clicks throw in before a beat: a durak)
+            play_by_clicks(driver, settle=0.3 if seeds == DRAW else 0.0)
             end = wait_for(lambda: _page(driver).get("end"), timeout=30, what="the end of the game")
             assert state(driver)["flights"] == []  # reduced motion: no card flies
             assert driver.execute_script("return document.getAnimations().length") == 0
