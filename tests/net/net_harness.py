@@ -135,6 +135,16 @@ async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
             await trio.sleep(0.002)
 
 
+async def seat_in_order(nursery: trio.Nursery, seats: Sequence[Seat]) -> list[Seat]:
+    """Start `seats` one after another (each is seated before the next joins, so seat numbers follow the list) and
+    wait until every one holds the genesis."""
+    for s in seats:
+        nursery.start_soon(s.run)
+        await until(lambda: s.client.seat is not None)  # noqa: B023  (awaited within the iteration)
+    await until(lambda: all(s.client.has_genesis for s in seats))
+    return list(seats)
+
+
 @asynccontextmanager
 async def hosting(
     app: ListSequencer | None = None, *, seats: int = 3, config: NetConfig = FAST, **kwargs: bool | int

@@ -14,16 +14,11 @@ from p2pdurak.net.framing import encode_frame
 from p2pdurak.net.hello import sign_hello
 from p2pdurak.net.host import listener_port, open_listeners
 from p2pdurak.net.links import Invite, parse_invite
-from tests.net.net_harness import FAST, GAME_ID, RawPeer, Seat, hosting, until
+from tests.net.net_harness import FAST, GAME_ID, RawPeer, Seat, hosting, seat_in_order, until
 
 
 async def _playing(invite: Invite, nursery: trio.Nursery, n: int = 2) -> list[Seat]:
-    seats = [Seat(invite, f"p{i}") for i in range(n)]
-    for s in seats:
-        nursery.start_soon(s.run)
-        await until(lambda: s.client.seat is not None)  # noqa: B023  (awaited within the iteration)
-    await until(lambda: all(s.client.has_genesis for s in seats))
-    return seats
+    return await seat_in_order(nursery, [Seat(invite, f"p{i}") for i in range(n)])
 
 
 async def _drip(peer: RawPeer, data: bytes, delay: float) -> None:

@@ -12,7 +12,7 @@ import trio
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.net.client import Client
 from p2pdurak.net.host import HostServer, listener_port, open_listeners
-from tests.net.net_harness import FAST, GAME_ID, ListSequencer, Recorder, Seat, until
+from tests.net.net_harness import FAST, GAME_ID, ListSequencer, Recorder, Seat, seat_in_order, until
 
 LONG = replace(FAST, linger_timeout=60.0)  # the test ends long before: the host leaves once every seat confirmed
 
@@ -64,11 +64,8 @@ async def test_the_host_serves_a_seat_that_never_confirmed_the_end_until_it_come
 
         nursery.start_soon(serve)
         invite = host.invite("127.0.0.1", listener_port(listeners))
-        a, b = receipting(Seat(invite, "a", config=LONG)), Seat(invite, "b", config=LONG)  # b sends no receipt
-        for s in (a, b):
-            nursery.start_soon(s.run)
-            await until(lambda: s.client.seat is not None)  # noqa: B023
-        await until(lambda: a.client.has_genesis and b.client.has_genesis)
+        a = receipting(Seat(invite, "a", config=LONG))
+        a, b = await seat_in_order(nursery, [a, Seat(invite, "b", config=LONG)])  # b sends no receipt
         a.client.send_move(b"one")
         b.client.send_move(b"two")
         await until(lambda: len(a.app.entries) == len(b.app.entries) == 2)

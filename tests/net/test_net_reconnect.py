@@ -12,17 +12,13 @@ from p2pdurak.net.errors import ConnectionClosed
 from p2pdurak.net.host import SESSION, HostServer, listener_port
 from p2pdurak.net.links import Invite
 from p2pdurak.net.tcp import TcpTransport
-from tests.net.net_harness import FAST, GAME_ID, ListSequencer, Recorder, Seat, hosting, until
+from tests.net.net_harness import FAST, GAME_ID, ListSequencer, Recorder, Seat, hosting, seat_in_order, until
 
 
 async def test_cuts_mid_session_lose_and_duplicate_nothing() -> None:
     app = ListSequencer()
     async with hosting(app, seats=3) as (host, invite, _events, nursery):
-        seats = [Seat(invite, f"p{i}") for i in range(3)]
-        for s in seats:
-            nursery.start_soon(s.run)
-            await until(lambda: s.client.seat is not None)  # noqa: B023
-        await until(lambda: all(s.client.has_genesis for s in seats))
+        seats = await seat_in_order(nursery, [Seat(invite, f"p{i}") for i in range(3)])
         flaky = seats[1]
         sent = 0
         for round_ in range(6):
@@ -68,11 +64,7 @@ async def test_a_cut_during_the_signing_round_reconnects_and_signs() -> None:
 
 async def test_a_restarted_client_resumes_from_what_it_holds() -> None:
     async with hosting(seats=2) as (host, invite, _events, nursery):
-        a, b = Seat(invite, "a"), Seat(invite, "b")
-        for s in (a, b):
-            nursery.start_soon(s.run)
-            await until(lambda: s.client.seat is not None)  # noqa: B023
-        await until(lambda: a.client.has_genesis and b.client.has_genesis)
+        a, b = await seat_in_order(nursery, [Seat(invite, "a"), Seat(invite, "b")])
         for k in range(5):
             b.client.send_move(b"%d" % k)
         await until(lambda: len(b.app.entries) == 5)
@@ -105,11 +97,7 @@ async def test_a_restarted_host_resumes_and_the_clients_find_it_again() -> None:
             host = HostServer(identity, GAME_ID, app, seats=2, config=FAST)
             first_life.start_soon(host.serve, listeners)
             invite = host.invite("127.0.0.1", port)
-            seats = [Seat(invite, "a"), Seat(invite, "b")]
-            for s in seats:
-                outer.start_soon(s.run)
-                await until(lambda: s.client.seat is not None)  # noqa: B023
-            await until(lambda: all(s.client.has_genesis for s in seats))
+            seats = await seat_in_order(outer, [Seat(invite, "a"), Seat(invite, "b")])
             for k in range(3):
                 seats[0].client.send_move(b"a%d" % k)
             await until(lambda: all(len(s.app.entries) == 3 for s in seats))
@@ -166,11 +154,7 @@ async def test_the_client_gives_up_when_the_host_never_comes_back() -> None:
 
 async def test_a_seat_that_was_away_at_the_end_gets_the_rest_of_the_log_then_bye() -> None:
     async with hosting(seats=2) as (host, invite, _events, nursery):
-        a, b = Seat(invite, "a"), Seat(invite, "b")
-        for s in (a, b):
-            nursery.start_soon(s.run)
-            await until(lambda: s.client.seat is not None)  # noqa: B023
-        await until(lambda: a.client.has_genesis and b.client.has_genesis)
+        a, b = await seat_in_order(nursery, [Seat(invite, "a"), Seat(invite, "b")])
         a.client.send_move(b"one")
         await until(lambda: len(b.app.entries) == 1)
         b.client.leave()

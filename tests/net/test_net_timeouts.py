@@ -8,17 +8,13 @@ from dataclasses import replace
 from p2pdurak.crypto.identity import Identity
 from p2pdurak.net.api import Submission
 from p2pdurak.net.host import SESSION, HostServer
-from tests.net.net_harness import FAST, ListSequencer, RawPeer, Seat, hosting, until
+from tests.net.net_harness import FAST, ListSequencer, RawPeer, Seat, hosting, seat_in_order, until
 
 
 async def test_a_silent_seat_is_reported_once_and_the_abort_reaches_everyone() -> None:
     app = ListSequencer()
     async with hosting(app, seats=3) as (host, invite, events, nursery):
-        seats = [Seat(invite, f"p{i}") for i in range(3)]
-        for s in seats:
-            nursery.start_soon(s.run)
-            await until(lambda: s.client.seat is not None)  # noqa: B023
-        await until(lambda: all(s.client.has_genesis for s in seats))
+        seats = await seat_in_order(nursery, [Seat(invite, f"p{i}") for i in range(3)])
         host.wait_for([0, 2], 0.3)
         seats[0].client.send_move(b"bad but quick")  # a rejected move does not stop the clock
         seats[2].client.send_move(b"in time")  # an accepted one does
@@ -32,11 +28,7 @@ async def test_a_silent_seat_is_reported_once_and_the_abort_reaches_everyone() -
 async def test_wait_for_restarts_the_clocks() -> None:
     app = ListSequencer()
     async with hosting(app, seats=2) as (host, invite, _events, nursery):
-        seats = [Seat(invite, f"p{i}") for i in range(2)]
-        for s in seats:
-            nursery.start_soon(s.run)
-            await until(lambda: s.client.seat is not None)  # noqa: B023
-        await until(lambda: all(s.client.has_genesis for s in seats))
+        seats = await seat_in_order(nursery, [Seat(invite, f"p{i}") for i in range(2)])
         host.wait_for([1], 0.2)
         seats[1].client.send_move(b"one")
         await until(lambda: len(host.entries) == 1)
@@ -87,11 +79,7 @@ async def test_on_silent_may_end_the_game_and_the_abort_entry_still_arrives_firs
     app = EndingSequencer()
     async with hosting(app, seats=2) as (host, invite, _events, nursery):
         app.host = host
-        seats = [Seat(invite, f"p{i}") for i in range(2)]
-        for s in seats:
-            nursery.start_soon(s.run)
-            await until(lambda: s.client.seat is not None)  # noqa: B023
-        await until(lambda: all(s.client.has_genesis for s in seats))
+        seats = await seat_in_order(nursery, [Seat(invite, f"p{i}") for i in range(2)])
         host.wait_for([1], 0.1)
         await until(lambda: all(s.ending is not None for s in seats))
         for s in seats:
@@ -114,11 +102,7 @@ async def test_a_move_already_on_the_chain_sent_again_does_not_stop_the_clock() 
 
     app = Resent()
     async with hosting(app, seats=2) as (host, invite, _events, nursery):
-        seats = [Seat(invite, f"p{i}") for i in range(2)]
-        for s in seats:
-            nursery.start_soon(s.run)
-            await until(lambda: s.client.seat is not None)  # noqa: B023
-        await until(lambda: all(s.client.has_genesis for s in seats))
+        seats = await seat_in_order(nursery, [Seat(invite, f"p{i}") for i in range(2)])
         host.wait_for([1], 0.3)
         seats[1].client.send_move(b"again")
         await until(lambda: app.silent != [])
