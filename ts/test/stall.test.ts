@@ -83,9 +83,8 @@ test("a game that waits only on our audit, held back for a receipt that never co
   assert.deepEqual(link.outgoing(), []); // no audit, no receipt, no claim
 });
 
-test("our audit goes out once the linked seat it waited for, which never sent a receipt, is no longer linked", () => {
-  // (sim seeds 2200437, 2200545, 2200678, chaos-both: a colluder linked to us died in the audit; nothing looked at
-  // our gate again when its link went down, and we waited for ever with the gate open)
+/** A table of three whose seats 0 and 2 have published their audits; seat 1 (ours) has not. */
+function auditingButUs(): MemoryTable {
   const table = MemoryTable.create(new Options({ deck: 24, players: 3 }), 5);
   const rng = seededRng("stall");
   const chooser = randomChooser(rng);
@@ -93,8 +92,28 @@ test("our audit goes out once the linked seat it waited for, which never sent a 
   for (const other of [0, 2]) {
     const move = table.peers[other]?.protocolMove() ?? null;
     assert.ok(move !== null);
-    table.submit(move); // every audit but ours
+    table.submit(move);
   }
+  return table;
+}
+
+/** Seat `runner` at seat 1 of `table`, with a host link that sends nothing and a mesh whose links are `linked` and
+ * `unlinked`; every broadcast (our audit going out) is counted in `sent`. */
+function seatWithMesh(runner: SeatRunner, table: MemoryTable, linked: () => number[], unlinked: () => number[], sent: number[]): void {
+  runner.mesh = {
+    linked, unlinked, forward: () => true, broadcast: () => void sent.push(1),
+    sendReceipt: () => undefined, setGame: () => undefined,
+  } as unknown as Mesh;
+  const host = table.identities[0] as Identity;
+  const identity = table.identities[1] as Identity;
+  runner.link = new HostLink(identity, "Tess", { host: "127.0.0.1", port: 1, fingerprint: fingerprint(host.public), gameId: table.genesis.data.game_id }, { hasGenesis: true });
+  runner.onSeated(1, 3, 3);
+}
+
+test("our audit goes out once the linked seat it waited for, which never sent a receipt, is no longer linked", () => {
+  // (sim seeds 2200437, 2200545, 2200678, chaos-both: a colluder linked to us died in the audit; nothing looked at
+  // our gate again when its link went down, and we waited for ever with the gate open)
+  const table = auditingButUs();
   const identity = table.identities[1] as Identity;
   const runner = new SeatRunner(identity, new MemoryFiles(), { hostTimeout: 5, moveTimeout: 3 });
   const secrets = table.peers[1]?.secrets ?? null;
@@ -102,13 +121,7 @@ test("our audit goes out once the linked seat it waited for, which never sent a 
   for (const entry of table.entries) runner.applyEntry(entry);
   let linked = [2];
   const sent: number[] = [];
-  runner.mesh = {
-    linked: () => linked, unlinked: () => [], forward: () => true, broadcast: () => void sent.push(1),
-    sendReceipt: () => undefined, setGame: () => undefined,
-  } as unknown as Mesh;
-  const host = table.identities[0] as Identity;
-  runner.link = new HostLink(identity, "Tess", { host: "127.0.0.1", port: 1, fingerprint: fingerprint(host.public), gameId: table.genesis.data.game_id }, { hasGenesis: true });
-  runner.onSeated(1, 3, 3);
+  seatWithMesh(runner, table, () => linked, () => [], sent);
   const peer = runner.peer;
   assert.ok(peer !== null && peer.waitingOn().join() === "1");
   runner.onTick(100, true);
@@ -123,15 +136,7 @@ test("our audit goes out once the linked seat it waited for, which never sent a 
 test("after a reload our audit waits for every seat that listens, linked or not: the receipts we had are gone", () => {
   // (redteam8: the kept receipts live in memory only; a reloaded seat whose gate waited only on seats heard from
   // since published its audit, every deck secret, on an end of play the host could have forked)
-  const table = MemoryTable.create(new Options({ deck: 24, players: 3 }), 5);
-  const rng = seededRng("stall");
-  const chooser = randomChooser(rng);
-  table.run([chooser, chooser, chooser], rng, (t) => t.peers[1]?.phase === "audit");
-  for (const other of [0, 2]) {
-    const move = table.peers[other]?.protocolMove() ?? null;
-    assert.ok(move !== null);
-    table.submit(move); // every audit but ours
-  }
+  const table = auditingButUs();
   const identity = table.identities[1] as Identity;
   const files = new MemoryFiles();
   const before = new SeatRunner(identity, files, { hostTimeout: 5, moveTimeout: 3 });
@@ -142,13 +147,7 @@ test("after a reload our audit waits for every seat that listens, linked or not:
   runner.adopt(table.genesis, table.genesisBytes);
   assert.equal(runner.forgotReceipts, true);
   const sent: number[] = [];
-  runner.mesh = {
-    linked: () => [], unlinked: () => [2], forward: () => true, broadcast: () => void sent.push(1),
-    sendReceipt: () => undefined, setGame: () => undefined,
-  } as unknown as Mesh; // seat 2 listens; its link is not up (yet, or ever)
-  const host = table.identities[0] as Identity;
-  runner.link = new HostLink(identity, "Tess", { host: "127.0.0.1", port: 1, fingerprint: fingerprint(host.public), gameId: table.genesis.data.game_id }, { hasGenesis: true });
-  runner.onSeated(1, 3, 3);
+  seatWithMesh(runner, table, () => [], () => [2], sent); // seat 2 listens; its link is not up (yet, or ever)
   runner.onTick(100, true);
   const peer = runner.peer;
   assert.ok(peer !== null && peer.pending === null); // held: seat 2's receipt of the end has not reached us
