@@ -6,7 +6,7 @@ network layer drives, with delivery done by plain function calls.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from p2pdurak.crypto.identity import Identity
@@ -136,6 +136,18 @@ class MemoryTable:
                 self.submit(move)
                 moved = True
         return moved
+
+    def settle_protocol(self, skip: Collection[int] = ()) -> None:
+        """Every seat but those in `skip` makes the protocol moves it owes until none owes one (a seat in `skip`
+        stays silent: the tests' absent or accused seat)."""
+        moved = True
+        while moved:
+            moved = False
+            for peer in self.peers:
+                move = None if peer.seat in skip or peer.over else peer.protocol_move()
+                if move is not None:
+                    self.submit(move)
+                    moved = True
 
     def run(self, choosers: Sequence[Chooser], rng: Rng, *, max_entries: int = 20_000, race: bool = False) -> None:
         """Play to the end. `race`: several seats sign against the same head before the host orders them."""

@@ -56,19 +56,6 @@ def _drop_pending(table: MemoryTable) -> None:
         peer.pending = None
 
 
-def _audit_all(table: MemoryTable, *, skip: frozenset[int] = frozenset()) -> None:
-    moved = True
-    while moved:
-        moved = False
-        for peer in table.peers:
-            if peer.seat in skip or peer.over:
-                continue
-            move = peer.protocol_move()
-            if move is not None:
-                table.submit(move)
-                moved = True
-
-
 def _play_on(table: MemoryTable, seed: int = 9) -> None:
     from p2pdurak.conformance.forge import play_until
 
@@ -120,7 +107,7 @@ def test_leaving_is_the_leavers_own_forfeit_and_names_nobody_else() -> None:
     assert table.rejects[-1].reason == "not-self"
     _drop_pending(table)
     assert isinstance(_abort(table, 1, 1, "leaving"), Appended)
-    _audit_all(table, skip=frozenset({1}))
+    table.settle_protocol({1})
     report = _verify(table)
     assert report.valid and report.how == "abort" and report.result is not None
     assert report.result.durak == 1 and report.result.forfeit_reason == "leaving"
@@ -135,7 +122,7 @@ def test_a_silence_attested_by_every_other_seat_makes_the_silent_seat_lose() -> 
     assert [c.accused for c in table.peers[signers[1]].claims_to_sign()] == [silent]
     assert isinstance(_abort(table, signers[1], silent, "silent-seat"), Appended)
     assert table.host_peer.phase == game.AUDIT  # attested: the game ends
-    _audit_all(table, skip=frozenset({silent}))
+    table.settle_protocol({silent})
     report = _verify(table)
     assert report.valid and report.how == "abort" and report.result is not None
     assert report.result.durak == silent and report.result.forfeit_reason == "silent-seat"
@@ -179,7 +166,7 @@ def test_attack_1_a_host_that_names_a_seat_silent_as_the_game_ends_cannot_flip_t
         target = next(s for s in range(3) if s != 0)
         if isinstance(_abort(table, 0, target, "silent-seat"), Rejected):
             continue
-        _audit_all(table)  # the named seat audits at once: that answers the claim
+        table.settle_protocol()  # the named seat audits at once: that answers the claim
         report = _verify(table)
         assert report.valid and report.how == "result" and report.result is not None
         assert report.result == before
@@ -196,7 +183,7 @@ def test_a_seat_that_withholds_its_audit_is_named_and_excused_once_every_other_s
     rules = table.host_peer.rules
     assert rules is not None
     before = result(rules)
-    _audit_all(table, skip=frozenset({2}))
+    table.settle_protocol({2})
     assert table.host_peer.waiting_on() == (2,)
     assert isinstance(_abort(table, 0, 2, "silent-seat"), Appended)
     assert isinstance(_abort(table, 0, 2, "silent-seat"), Rejected) and table.rejects[-1].reason == "repeated-claim"
@@ -224,7 +211,7 @@ def test_a_claim_in_the_audit_after_a_result_never_moves_the_loss_signed_before_
     assert isinstance(_abort(table, 1, 2, "silent-seat"), Appended)
     _drop_pending(table)
     assert isinstance(_abort(table, 0, 2, "silent-seat"), Appended)
-    _audit_all(table, skip=frozenset({2}))
+    table.settle_protocol({2})
     report = _verify(table)
     assert report.valid and report.result == before and report.result is not None
     assert report.result.forfeit is None and report.missing_audits == (2,)
@@ -243,7 +230,7 @@ def test_a_silence_the_accused_never_acknowledged_ends_the_play_without_a_result
         table.peers[s]._receipts.clear()
     assert isinstance(_abort(table, signers[0], silent, "silent-seat"), Appended)
     assert isinstance(_abort(table, signers[1], silent, "silent-seat"), Appended)
-    _audit_all(table, skip=frozenset({silent}))
+    table.settle_protocol({silent})
     report = _verify(table)
     assert report.valid and report.how == "abort" and report.result is not None
     assert report.result.durak is None and report.result.forfeit is None
@@ -255,7 +242,7 @@ def test_a_silence_the_accused_never_acknowledged_ends_the_play_without_a_result
 def test_attack_4_not_a_card_refuted_by_a_clean_audit_is_the_claimants_fault() -> None:
     table = _in_play()
     assert isinstance(_abort(table, 2, None, "not-a-card"), Appended)
-    _audit_all(table)
+    table.settle_protocol()
     report = _verify(table)
     assert not report.valid and report.reason == "false-claim" and report.seat == 2
     assert report.result is not None and report.result.durak == 2

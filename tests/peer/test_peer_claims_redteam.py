@@ -333,19 +333,6 @@ def _memory_in_play(players: int, seed: int = 4) -> MemoryTable:
     return table
 
 
-def _audit_rest(table: MemoryTable, skip: frozenset[int] = frozenset()) -> None:
-    moved = True
-    while moved:
-        moved = False
-        for peer in table.peers:
-            if peer.seat in skip or peer.over:
-                continue
-            move = peer.protocol_move()
-            if move is not None:
-                table.submit(move)
-                moved = True
-
-
 def test_a_claim_after_a_seat_left_does_not_wait_for_the_leavers_word() -> None:
     """Finding 4 (medium). A seat leaves (its signed forfeit); before another seat's audit is in, that seat is
     named silent. The seat that left may sign the claim and has not audited, so it counted as undecided: the claim
@@ -355,7 +342,7 @@ def test_a_claim_after_a_seat_left_does_not_wait_for_the_leavers_word() -> None:
     assert isinstance(table.submit(table.peers[2].abort(2, "leaving")), Appended)
     assert isinstance(table.submit(table.peers[0].abort(1, "silent-seat")), Appended)
     assert 2 not in table.host_peer.waiting_on()
-    _audit_rest(table, skip=frozenset({2}))
+    table.settle_protocol({2})
     report = verify_transcript_bytes(table.transcript())
     assert report.valid, report
     assert report.result is not None and report.result.durak == 2 and report.result.forfeit_reason == "leaving"
@@ -375,7 +362,7 @@ def test_a_seat_whose_silence_is_attested_is_not_waited_on_for_another_claim() -
     late = next(s for s in others if s != 0)
     assert isinstance(table.submit(table.peers[0].abort(late, "silent-seat")), Appended)
     assert silent not in table.host_peer.waiting_on()
-    _audit_rest(table, skip=frozenset({silent}))
+    table.settle_protocol({silent})
     report = verify_transcript_bytes(table.transcript())
     assert report.valid, report
     assert report.result is not None and report.result.forfeit == silent
@@ -393,7 +380,7 @@ def test_a_seat_that_left_cannot_pass_its_loss_on_by_signing_a_later_claim() -> 
     assert isinstance(table.submit(table.peers[2].abort(2, "leaving")), Appended)
     assert isinstance(table.submit(table.peers[0].abort(1, "silent-seat")), Appended)
     assert isinstance(table.submit(table.peers[2].abort(1, "silent-seat")), Appended)
-    _audit_rest(table, skip=frozenset({2}))
+    table.settle_protocol({2})
     report = verify_transcript_bytes(table.transcript())
     assert report.valid, report
     assert report.result is not None and report.result.durak == 2 and report.result.forfeit_reason == "leaving"

@@ -39,19 +39,8 @@ def _claim(table: MemoryTable, signers: list[int], accused: int, receipt: bytes 
         assert isinstance(table.submit(move), Appended)
 
 
-def _audit_all(table: MemoryTable, skip: int) -> None:
-    moved = True
-    while moved:
-        moved = False
-        for peer in table.peers:
-            move = None if peer.seat == skip or peer.over else peer.protocol_move()
-            if move is not None:
-                table.submit(move)
-                moved = True
-
-
 def _verdict(table: MemoryTable, accused: int) -> VerifyReport:
-    _audit_all(table, skip=accused)
+    table.settle_protocol({accused})
     return verify_transcript_bytes(table.transcript())
 
 
