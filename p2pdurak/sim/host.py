@@ -249,15 +249,22 @@ class SimHost:
         reason proves nothing and settles the move), and the host's own check would have refused the move there
         and read its key all the same (SPEC 11: the peek of a move its own check refuses at the head). The same
         code judges it as the seats do (sim seed 1004274, false-reject: a stale-counter Reject of a Play that failed
-        `not-attacker` at the head, which the seat rightly settled)."""
+        `not-attacker` at the head, which the seat rightly settled). Never honest: a move whose `seen` is no head of
+        the host's chain up to the Reject's length. SPEC 11 admits a move made "on a view the chain has left behind";
+        a view the host forged (it sent the seat another entry at some index, a fork) is no such view, and the seats
+        prove such a Reject false (R-PEER-52 (5), (5a)); judged against the host's chain alone the move would only
+        fail `unknown-seen` there and pass for a race (the sim's `fork-play`)."""
         rejected = self.sequencer._rejected.get(sha256(move))
         if rejected is None:
             return False
+        genesis = self.sequencer.genesis
+        signed, reject = authenticate_move(genesis, move), verify_reject(genesis, rejected.reject_bytes)
+        seen_at = self.sequencer.chain.length_at(signed.seen)
+        if seen_at is None or seen_at > reject.length:
+            return False  # made on a head the host's chain never had where it judged it: a branch the host forged
         if sha256(move) not in self.forced:
             return True
-        genesis = self.sequencer.genesis
-        judged = judge_reject(genesis, self.entries, authenticate_move(genesis, move),
-                              verify_reject(genesis, rejected.reject_bytes), over=False)
+        judged = judge_reject(genesis, self.entries, signed, reject, over=False)
         return judged is not None and not judged.false
 
     def confirm(self, seat: int, mid: int) -> None:

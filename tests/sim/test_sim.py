@@ -20,8 +20,10 @@ from p2pdurak.sim.run import run_seed, run_seeds
 # silent colluder left the honest seats waiting for ever (ENDS, chaos-host and chaos-both, 10 seeds in 2000) until
 # they gave up such a game (R-GAME-21a). A seat the host forked onto a branch where play ends published its audit
 # while the real game went on (fork, LEAK) until a seat receipted only what the host sent it (R-GAME-23) and showed
-# a fork to its links (R-GAME-26): 600 fork seeds, no violation. Before issue 23's fix (618b804) the host's
-# strategies also made honest seats lose (PROPERTY).
+# a fork to its links (R-GAME-26): 600 fork seeds, no violation. A forked seat that plays a card on the branch
+# (fork-play) shows the host that card; a host's refusal of a move made on a head its chain never had is no honest
+# one, and the game then has no result (300 seeds, 32 cards played on a branch, no violation). Before issue 23's
+# fix (618b804) the host's strategies also made honest seats lose (PROPERTY).
 KNOWN_TODAY: dict[str, set[str]] = {
     "honest": set(),
     "faults": set(),
@@ -29,6 +31,7 @@ KNOWN_TODAY: dict[str, set[str]] = {
     "false-reject": set(),
     "audit-starve": set(),
     "fork": set(),
+    "fork-play": set(),
     "challenge-reorder": set(),
     "lie-leave": set(),
     "lie-silent": set(),
