@@ -481,7 +481,8 @@ class ForkPlay(HostAttack):
     the same index, a valid move of its own seat (an attack card, a throw-in, a beat, a take or a pass) after which
     the victim is due with a card in reach (to beat, transfer or throw in), and from then on nothing of the real
     chain. The victim's move made on that branch carries the card's last key; the host refuses it, through its
-    sequencer (the move saw no head of its chain: `unknown-seen`) or with a signed Reject of its choosing. SPEC 11
+    sequencer (the move saw no head of its chain: `unknown-seen`) or with a signed Reject of its choosing, or
+    swallows it (it confirms the move and never answers it, nor any seat that relays it). SPEC 11
     admits the peek of a move made on a view the chain has left behind, not of one made on a view the host forged:
     the sim counts such a card as read unless the game then has no result."""
 
@@ -497,6 +498,7 @@ class ForkPlay(HostAttack):
         self.after = 10 + self.dice.below(60)
         self.signed = self.dice.below(3) == 0  # refuse with a signed Reject of its choosing (else: the sequencer)
         self.reason = self.dice.choice(MEMORY_REASONS + RULE_REASONS)
+        self.swallow = not self.signed and Dice(self.seed, "fork-play/swallow").chance(0.4)  # (a stream of its own)
         self.table = table
         self.forked: int | None = None
         self.forked_at: float | None = None
@@ -506,6 +508,7 @@ class ForkPlay(HostAttack):
     def start(self, table: SimTable) -> None:
         self.policy.after_append.append(lambda: table.loop.after(0.0, self._watch))
         self.policy.on_move.append(self._move)
+        self.policy.on_relay.append(self._relay)
 
     def _watch(self) -> None:
         host = self.table.host
@@ -577,6 +580,10 @@ class ForkPlay(HostAttack):
         kind = type(body).__name__.removesuffix("Body")
         if isinstance(body, CARD_BODIES):
             self.played.append(kind)
+        if self.swallow:
+            self.policy.host.confirm(seat, mid)
+            self.note(self.table, f"seat {seat} makes a {kind} on the branch; the host swallows it")
+            return True
         if self.signed:
             self.policy.host.reject(seat, mid, move, self.reason)
             self.note(self.table, f"seat {seat} makes a {kind} on the branch; the host refuses it with a signed "
@@ -584,6 +591,11 @@ class ForkPlay(HostAttack):
             return True
         self.note(self.table, f"seat {seat} makes a {kind} on the branch; the host's sequencer refuses it")
         return False
+
+    def _relay(self, seat: int, mid: int, move: bytes) -> bool:
+        """A seat relays the victim's branch move: a host that swallows it answers nobody."""
+        data = unchecked_data(move)
+        return self.swallow and data is not None and self.branch_head is not None and data.seen == self.branch_head
 
     def found(self, violations: Sequence[Violation]) -> bool:
         """The forked seat loses on the real chain, or the host reads a card of its hand after the fork."""

@@ -37,16 +37,17 @@ def _ran(seed: int, strategy: str) -> Iterator[SimTable]:
         remove_workdir(workdir)
 
 
-@pytest.mark.parametrize(("seed", "refusal"), [(5000005, "unknown-seen"), (5000026, "stale-action")])
+@pytest.mark.parametrize(("seed", "refusal"), [(5000005, "unknown-seen"), (5000026, "stale-action"), (5000281, None)])
 def test_a_card_played_on_a_forged_branch_is_no_honest_refusal_and_costs_the_host_the_result(
-        seed: int, refusal: str) -> None:
+        seed: int, refusal: str | None) -> None:
     """Seed 5000005: the host sends seat 2 another entry 27 (its own seat's attack card); seat 2 beats it, and the
     host's sequencer refuses the Beat (it saw no head of the host's chain). Seed 5000026: the same with a signed
-    Reject the host chose (`stale-action`). The host read the card (its seat's lock key completed every key of the
-    position) and the card was never opened on the real chain; judged by the host's chain alone the move only
-    fails `unknown-seen` there, as a race would. It is a refusal of a move made on a view the host forged, never
-    honest; and no transcript ends with a result (the Reject proves the host false, R-PEER-52 (5), (5a), and the
-    real chain forwarded to the seat shows the fork, R-GAME-24, R-GAME-26), so the invariant admits the peek."""
+    Reject the host chose (`stale-action`); seed 5000281: the host swallows the Beat (and every relay of it). The
+    host read the card (the Beat's key completed every key of the position) and the real chain never opened it;
+    judged by the host's chain alone the move only fails `unknown-seen` there, as a race would. It is a refusal of
+    a move made on a view the host forged, never honest; and no transcript ends with a result (the seat proves the
+    Reject false, R-PEER-52 (5), (5a), or the real chain forwarded to it shows it the fork, R-GAME-24, which it shows
+    its links, R-GAME-26), so the invariant admits the peek (SPEC 11)."""
     with _ran(seed, "fork-play") as table:
         plan = table.plan
         assert isinstance(plan, ForkPlay) and plan.forked is not None and plan.branch_head is not None
