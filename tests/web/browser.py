@@ -145,8 +145,9 @@ def screenshot(driver: Any, name: str, width: int, height: int = 900) -> Path:
 
 def play_by_clicks(driver: Any, seconds: float = 90, settle: float = 0.0) -> None:
     """Play honest moves by clicks until the page shows the end: beat, else play, else take, else pass. `settle`:
-    first wait until the page has drawn nothing new for that long, so a bot's answer to our last move is in before we
-    choose (a seeded game is then the same game however loaded the machine is)."""
+    first wait until the page has drawn nothing new for that long and names no other seat as due (a defender yet to
+    beat, say), so a bot's answer to our last move is in before we choose, however long it takes on a loaded machine:
+    a seeded game is then the same game every time."""
     from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
@@ -158,6 +159,9 @@ def play_by_clicks(driver: Any, seconds: float = 90, settle: float = 0.0) -> Non
         page: dict[str, Any] = state(driver).get("state") or {}
         if page.get("end"):
             return
+        if settle and any(p["acting"] and not p["me"] for p in page.get("players", [])):
+            time.sleep(0.03)  # another seat's move comes first (a quiet spell alone is no proof on a busy machine)
+            continue
         honest = [a for a in page.get("actions", []) if not a["cheat"] and a["kind"] in order]
         if not honest:
             time.sleep(0.03)
