@@ -156,7 +156,11 @@ def play_by_clicks(driver: Any, seconds: float = 90, settle: float = 0.0) -> Non
     while time.monotonic() < deadline:
         if settle:
             _settled(driver, settle)
-        page: dict[str, Any] = state(driver).get("state") or {}
+        # the state we choose by and its count in one read: a state that comes in between two reads could make
+        # our click a no-op (the card no longer playable) while the count already includes it, and then nothing new
+        # would come for _rendered_after to see (the game waits on us)
+        seen_state = state(driver)
+        page: dict[str, Any] = seen_state.get("state") or {}
         if page.get("end"):
             return
         if settle and any(p["acting"] and not p["me"] for p in page.get("players", [])):
@@ -167,7 +171,7 @@ def play_by_clicks(driver: Any, seconds: float = 90, settle: float = 0.0) -> Non
             time.sleep(0.03)
             continue
         action = min(honest, key=lambda a: order.index(a["kind"]))
-        seen = int(state(driver)["states"])
+        seen = int(seen_state["states"])
         try:
             if action["kind"] in ("beat", "play"):
                 driver.find_element(By.CSS_SELECTOR, f'[data-hand="{action["card"]}"]').click()

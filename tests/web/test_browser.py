@@ -154,16 +154,16 @@ def test_whole_game_by_clicks(driver: Any, game: Game) -> None:
     reloaded = False
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        s = _page_state(driver)
+        snapshot = state(driver)  # the state and its count in one read (see browser.play_by_clicks)
+        s = snapshot.get("state") or {}
+        seen = int(snapshot.get("states", 0))
         if s.get("end"):
             break
         action = _choose(s, done)
         if action is None:
-            seen = _rendered(driver)
             with contextlib.suppress(AssertionError):  # nothing new yet: look again
                 _wait_render(driver, seen, 5, "the computer's move")
             continue
-        seen = _rendered(driver)
         try:
             _click(driver, action)
         except (StaleElementReferenceException, NoSuchElementException):

@@ -54,11 +54,12 @@ def test_a_match_played_with_the_keys(driver: Any, tmp_path: Any) -> None:
         typed = 0
         deadline = time.monotonic() + 60
         while not _page(driver).get("end") and time.monotonic() < deadline:
-            s = _page(driver)
+            snapshot = state(driver)  # the state and its count in one read (see browser.play_by_clicks)
+            s = snapshot.get("state") or {}
             if not s["actions"]:
                 time.sleep(0.02)
                 continue
-            seen = state(driver)["states"]
+            seen = snapshot["states"]
             keys = s["actions"][0]["keys"]
             driver.find_element(By.TAG_NAME, "body").click()  # focus out of the keys box: typing anywhere works
             _type(driver, keys)
