@@ -55,8 +55,10 @@ def test_lan_no_announce_no_upnp_sends_no_multicast(lan2: Lan, tmp_path: Path) -
 def test_lan_ctrl_c_withdraws_the_table(lan2: Lan, tmp_path: Path) -> None:
     host = watcher = None
     try:
+        # the watcher browses 60 s at most: time for a slow start, and half the records' TTL (120 s), so a table
+        # that leaves the list within it was withdrawn by its goodbye, not dropped when its records expired
         watcher = subprocess.Popen(lan2.argv(1, [sys.executable, str(ROOT / "tests/lan/watch_in_namespace.py"),
-                                                 "30"]),
+                                                 "60"]),
                                    env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         _wait_line(watcher, "^watching", [])
         host = _start(lan2, 0, "host", "--bot", "easy", "--name", "Anya", "--no-lobby-input", "--no-upnp",
