@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 
 from p2pdurak import i18n
 from p2pdurak import i18n_strings as S
@@ -16,7 +17,7 @@ from p2pdurak.netgame.frontend import Change, EntryApplied, SeatSession
 from p2pdurak.peer import ActionApplied
 from p2pdurak.peer.verify import verify_transcript_bytes
 from p2pdurak.rules import Options, Pass
-from p2pdurak.ui.app import GameApp, Saver, play_match
+from p2pdurak.ui.app import REDRAW_INTERVAL, GameApp, Saver, play_match
 from p2pdurak.ui.memory import TableConfig, open_memory_session
 from tests.ui.ui_fakes import FakeTerminal, first_offer, screen_reader
 
@@ -92,7 +93,9 @@ async def test_ui_app_refusals_help_and_quit(tmp_path: Path) -> None:
             attacking = not app.model.view.attacks  # type: ignore[union-attr]
             for line in ["d" if attacking else "1", "zz", "?", "", "q", "n"]:
                 term.type(line)
-                await trio.sleep(0.05)
+                # every task waits and no timer is due before the app's redraw interval is over twice: the line is
+                # handled and drawn, however busy the machine (a fixed 0.05 s sleep raced the redraw after a stall)
+                await trio.testing.wait_all_tasks_blocked(cushion=2 * REDRAW_INTERVAL)
                 if line == "d":
                     assert app.model.message == "No card has been played in this bout yet."
                 if line == "zz":

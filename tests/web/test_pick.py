@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+import trio.testing
 from trio_websocket import WebSocketConnection, open_websocket_url
 
 from p2pdurak.errors import LocalError
@@ -103,7 +104,7 @@ async def test_the_full_link_is_taken_and_nobody_looks_nearby_without_a_finder()
             got.append(await front.ask_link(lambda text: parse_invite(text).link()))
 
         nursery.start_soon(ask)
-        await trio.sleep(0.05)
+        await trio.testing.wait_all_tasks_blocked()  # ask_link is waiting for the page
         assert front.lobby_state()["pick"]["nearby"] is None  # no finder: no "Tables nearby" section
         await front._lobby_message(_inbound("link", LINK))
         with trio.fail_after(5):
