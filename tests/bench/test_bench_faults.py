@@ -19,8 +19,11 @@ from p2pdurak.log import KIND_ENTRY, parse_records
 from p2pdurak.netgame.table import TableSpec, play_in_process, seat_files
 from p2pdurak.rules import Options
 
-# short time-outs, so that a cell that cannot end well ends within the deadline; a small game
-LEAN = Setup(deck=24, delay=0.02, move_timeout=15, host_timeout=20, give_up=25, deadline=90, fail_fast=True)
+# time-outs shorter than the commands' own, so that a cell that cannot end well ends within the deadline, yet long
+# enough for a process restarted on a busy machine: a cell that ends well never waits them out, but in a CI run at a
+# load near 14 join 2 gave up on a resumed libp2p host at --give-up 25 ("no connection to the host for 25 s") while
+# join 1 got back in (a join redials 10 s apart at most; libp2p's imports alone are 0.5 s of CPU); a small game
+LEAN = Setup(deck=24, delay=0.02, move_timeout=30, host_timeout=40, give_up=50, deadline=120, fail_fast=True)
 
 KNOWN: dict[str, str] = {}
 # the lobby (item 3), a join torn in its shuffle, a libp2p host in play and in its shuffle (item 1), a host whose
