@@ -103,11 +103,24 @@ def test_after_logging_nothing_at_or_below_the_logged_counter_is_held(
     assert all(counter > logged for _, counter in w.held)
 
 
-def test_a_flood_of_moves_from_one_author_is_bounded() -> None:
+def test_a_flood_of_moves_from_one_author_is_bounded_and_the_newest_are_kept() -> None:
     w = witness()
-    held = [w.hold(move(1, c), 0.0, via=1) for c in range(1, 20)]
-    assert held.count(True) == MAX_HELD_PER_AUTHOR and len(w.held) == MAX_HELD_PER_AUTHOR
+    assert all(w.hold(move(1, c), 0.0, via=1) for c in range(1, 20))
+    assert sorted(w.held) == [(1, c) for c in range(12, 20)] and len(w.held) == MAX_HELD_PER_AUTHOR
+    assert not w.hold(move(1, 5), 0.0, via=1)  # older than every move kept
     assert w.hold(move(2, 1), 0.0, via=2)  # another author is not crowded out
+    assert w.bad_direct == []  # (an honest author's moves seen by a seat kept behind look the same)
+
+
+def test_a_seat_kept_behind_still_holds_the_move_the_host_hides_and_signs_no_claim_on_its_author() -> None:
+    """Sim seed 1052597 (chaos-host): the host kept seat 1 from the entries for 10 s while seat 2 played on (a dozen
+    moves, each answered to seat 2); seat 1 held the first 8 and dropped the rest, among them the last, which the
+    host then swallowed. Once the entries came, seat 1 held no move of seat 2 and signed the host's claim on it."""
+    w = witness()
+    for c in range(17, 29):
+        w.hold(move(2, c), 0.0, via=2)
+    w.on_logged(2, 27)  # the entries reach seat 1 at last: every move of seat 2 but the last is on the chain
+    assert list(w.held) == [(2, 28)]
 
 
 def test_a_host_that_names_a_seat_silent_after_having_its_move_is_caught() -> None:

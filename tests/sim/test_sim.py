@@ -9,7 +9,7 @@ import os
 import pytest
 
 from p2pdurak.cli import main
-from p2pdurak.sim.invariants import CHALLENGE, ENDS, LEAK, TRANSCRIPT, Violation
+from p2pdurak.sim.invariants import CHALLENGE, ENDS, LEAK, PROPERTY, TRANSCRIPT, Violation
 from p2pdurak.sim.run import run_seed, run_seeds
 
 # (strategy, invariant) pairs the code as it is today breaks; each fix removes its lines. What SPEC 11 admits is no
@@ -196,6 +196,18 @@ def test_a_seat_whose_audit_waits_for_a_receipt_that_never_comes_still_ends() ->
     assert result.strategy == "chaos-both"
     assert any(line.startswith("seat 2: ") and "stopped: stalled" in line for line in result.trace)
     assert ENDS not in _kinds(result.violations)
+
+
+def test_a_seat_kept_behind_while_another_plays_on_signs_no_claim_on_it() -> None:
+    """Sim seed 1052597 (chaos-host, the long run of session 9): the host kept seat 1 from the entries for 10 s
+    while seat 2 played on; seat 1's witness held only the first 8 of seat 2's moves, dropped the newest, which the
+    host swallowed, and once the entries came signed the host's claim on seat 2: honest seat 2 lost by an attested
+    silence. A witness keeps an author's newest moves (R-GAME-15): seat 1 holds the hidden move and signs nothing."""
+    result = run_seed(1052597)
+    assert result.strategy == "chaos-host"
+    assert any("withholds entries from seat 1" in line for line in result.trace)
+    assert any("swallows a move of seat 2" in line for line in result.trace)
+    assert PROPERTY not in _kinds(result.violations)
 
 
 def test_a_seat_that_sent_a_logged_move_again_and_died_is_still_named_silent() -> None:
